@@ -1,0 +1,5 @@
+import { withApiKey } from "@/lib/http/handler";
+import { ok } from "@/lib/http/envelope";
+import { companyView } from "@/lib/services/accounts";
+
+export const GET = withApiKey(async (_req, ctx) => ok(companyView(ctx.account)));

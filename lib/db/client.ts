@@ -1,0 +1,80 @@
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { getEnv } from "@/lib/env";
+import * as schema from "./schema";
+
+/**
+ * The one database handle of the process. Both drivers expose the same drizzle API; the PGlite one
+ * is typed as the postgres.js one so services never branch on the driver.
+ */
+export type Db = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything that can run a query: the db or an open transaction. */
+export type Queryable = Db | Tx;
+
+type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready?: Promise<void> };
+
+// Kept on globalThis so that dev-server reloads reuse it: PGlite takes no lock on its directory and
+// two instances on one directory would corrupt it.
+const g = globalThis as unknown as { __araraDb?: Handle };
+
+function open(): Handle {
+  const env = getEnv();
+  if (env.databaseUrl) {
+    const sql = postgres(env.databaseUrl, {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      onnotice: () => {},
+      connection: { application_name: "arara" },
+    });
+    const db = drizzlePostgres(sql, { schema, casing: "snake_case" });
+    return { db, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
+  }
+  const dir = env.pgliteDir;
+  const inMemory = dir.startsWith("memory://");
+  if (!inMemory) mkdirSync(path.resolve(dir), { recursive: true });
+  const client = new PGlite(inMemory ? dir : path.resolve(dir));
+  const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
+  return { db, kind: "pglite", close: () => client.close() };
+}
+
+function handle(): Handle {
+  g.__araraDb ??= open();
+  return g.__araraDb;
+}
+
+export function getDb(): Db {
+  return handle().db;
+}
+
+export function databaseKind(): "pglite" | "postgres" {
+  return handle().kind;
+}
+
+/** Closes the connection (scripts and tests); the next getDb() opens a new one. */
+export async function closeDb(): Promise<void> {
+  const h = g.__araraDb;
+  g.__araraDb = undefined;
+  if (h) await h.close();
+}
+
+/** Memoised: migrations (and the demo merchant on the embedded database) run once per process. */
+export function ensureDatabase(): Promise<void> {
+  const h = handle();
+  h.ready ??= (async () => {
+    const { migrateDatabase } = await import("./migrate");
+    await migrateDatabase(h.db, h.kind);
+    const env = getEnv();
+    if (env.demoMerchant) {
+      const { ensureDemoMerchant } = await import("@/lib/services/demo-merchant");
+      await ensureDemoMerchant();
+    }
+  })().catch((err) => {
+    h.ready = undefined;
+    throw err;
+  });
+  return h.ready;
+}

@@ -1,0 +1,6 @@
+export * from "./accounts";
+export * from "./transactions";
+export * from "./ledger";
+export * from "./cash-outs";
+export * from "./webhooks";
+export * from "./idempotency";

@@ -1,0 +1,139 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { companies } from "./accounts";
+
+export type CustomerRecord = {
+  name: string;
+  email: string;
+  phone: string | null;
+  externalRef: string | null;
+  document: { type: "cpf" | "cnpj"; number: string };
+};
+export type ItemRecord = { title: string; unitPrice: number; quantity: number; tangible: boolean; externalRef?: string | null };
+export type ShippingRecord = {
+  fee: number | null;
+  address: {
+    street?: string | null;
+    streetNumber?: string | null;
+    complement?: string | null;
+    zipCode?: string | null;
+    neighborhood?: string | null;
+    city?: string | null;
+    state?: string | null;
+    country?: string | null;
+  } | null;
+};
+
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity({ startWith: 1000 }),
+    companyId: bigint({ mode: "number" }).notNull().references(() => companies.id),
+    secureId: uuid().notNull().unique(),
+    status: text().notNull(),
+    paymentMethod: text().notNull(),
+    amount: bigint({ mode: "number" }).notNull(),
+    paidAmount: bigint({ mode: "number" }).notNull().default(0),
+    refundedAmount: bigint({ mode: "number" }).notNull().default(0),
+    installments: integer().notNull().default(1),
+    /** Fee from the account's plan at creation: estimatedFee = fixed + percent part. */
+    feeFixed: bigint({ mode: "number" }).notNull().default(0),
+    feeEstimated: bigint({ mode: "number" }).notNull().default(0),
+    metadata: text(),
+    acquirerType: text().notNull(),
+    /** The processor's own id for the charge (authorization code, PSP txid). */
+    acquirerRef: text(),
+    externalRef: text(),
+    postbackUrl: text(),
+    customer: jsonb().$type<CustomerRecord>().notNull(),
+    /** Denormalised for the list filters. */
+    customerEmail: text().notNull(),
+    customerDocument: text().notNull(),
+    items: jsonb().$type<ItemRecord[]>().notNull(),
+    shipping: jsonb().$type<ShippingRecord>(),
+    deliveryStatus: text(),
+    trackingCode: text(),
+    traceable: boolean().notNull().default(false),
+    ip: text(),
+    // PIX
+    pixQrcode: text(),
+    pixTxid: text(),
+    pixEnd2end: text(),
+    /** PIX expiration or boleto due date (end of that day). */
+    expiresAt: timestamp({ withTimezone: true, mode: "date" }),
+    // Boleto
+    boletoBarcode: text(),
+    boletoDigitableLine: text(),
+    boletoDueDate: text(), // YYYY-MM-DD
+    // Card (never the PAN or CVV)
+    cardBrand: text(),
+    cardHolderName: text(),
+    cardFirstDigits: text(),
+    cardLastDigits: text(),
+    cardExpirationMonth: text(),
+    cardExpirationYear: text(),
+    refusedReason: text(),
+    /** Card funds stay in waiting funds until this time; null once settled or for PIX/boleto. */
+    settleAt: timestamp({ withTimezone: true, mode: "date" }),
+    settledAt: timestamp({ withTimezone: true, mode: "date" }),
+    /** Payment link this transaction was created from, and the refused card charge it retries. */
+    checkoutId: bigint({ mode: "number" }),
+    retryOfId: bigint({ mode: "number" }),
+    livemode: boolean().notNull().default(false),
+    paidAt: timestamp({ withTimezone: true, mode: "date" }),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("transactions_company_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index("transactions_company_external_ref_idx").on(t.companyId, t.externalRef),
+    index("transactions_company_email_idx").on(t.companyId, sql`lower(${t.customerEmail})`),
+    index("transactions_company_document_idx").on(t.companyId, t.customerDocument),
+    index("transactions_settle_idx").on(t.settleAt).where(sql`${t.settleAt} is not null and ${t.settledAt} is null`),
+  ],
+);
+
+/** The status timeline of a transaction: one row per move, written with the move. */
+export const transactionStatusChanges = pgTable(
+  "transaction_status_changes",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    transactionId: bigint({ mode: "number" }).notNull().references(() => transactions.id),
+    fromStatus: text(),
+    toStatus: text().notNull(),
+    cause: text().notNull(),
+    amount: bigint({ mode: "number" }),
+    actor: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("transaction_status_changes_tx_idx").on(t.transactionId, t.id)],
+);
+
+/** Single use of card tokens: the token id is recorded when a charge consumes it. */
+export const cardTokenUses = pgTable("card_token_uses", {
+  tokenId: text().primaryKey(),
+  companyId: bigint({ mode: "number" }).notNull(),
+  expiresAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+  usedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/** Payment links: a hosted page where the payer picks the method. */
+export const checkouts = pgTable(
+  "checkouts",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity({ startWith: 500 }),
+    companyId: bigint({ mode: "number" }).notNull().references(() => companies.id),
+    secureId: uuid().notNull().unique(),
+    status: text().notNull(), // open | paid | expired
+    amount: bigint({ mode: "number" }).notNull(),
+    description: text(),
+    items: jsonb().$type<ItemRecord[]>().notNull(),
+    methods: jsonb().$type<string[]>().notNull(),
+    externalRef: text(),
+    postbackUrl: text(),
+    metadata: text(),
+    expiresAt: timestamp({ withTimezone: true, mode: "date" }),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("checkouts_company_idx").on(t.companyId, t.createdAt.desc())],
+);

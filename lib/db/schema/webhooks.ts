@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The outbox: one row per notification, written in the same database transaction as the change it
+ * reports. `id` is the notification id sent as the body's `id` and the `webhook-id` header.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity({ startWith: 1 }),
+    companyId: bigint({ mode: "number" }).notNull(),
+    type: text().notNull(), // transaction | cash_out
+    transactionId: bigint({ mode: "number" }),
+    cashOutId: bigint({ mode: "number" }),
+    /** Events with the same key are delivered in id order: "transaction:123", "cash_out:7". */
+    orderingKey: text().notNull(),
+    status: text().notNull(), // the event kind (data.status)
+    url: text(), // null: nothing to deliver (no postbackUrl), kept for the timeline
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    deliveryState: text().notNull(), // pending | succeeded | failed | skipped
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true, mode: "date" }),
+    lockedUntil: timestamp({ withTimezone: true, mode: "date" }),
+    lastAttemptAt: timestamp({ withTimezone: true, mode: "date" }),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_events_due_idx").on(t.nextAttemptAt).where(sql`${t.deliveryState} = 'pending'`),
+    index("webhook_events_ordering_idx").on(t.orderingKey, t.id),
+    index("webhook_events_tx_idx").on(t.transactionId),
+    index("webhook_events_cash_out_idx").on(t.cashOutId),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: bigint({ mode: "number" }).notNull().references(() => webhookEvents.id),
+    attemptNumber: integer().notNull(),
+    manual: boolean().notNull().default(false),
+    url: text().notNull(),
+    httpStatus: integer(),
+    durationMs: integer().notNull(),
+    success: boolean().notNull(),
+    error: text(),
+    responseExcerpt: text(),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_attempts_event_idx").on(t.eventId, t.id)],
+);

@@ -1,0 +1,62 @@
+/**
+ * Double-entry postings. A journal is a set of postings that sums to zero: money is only ever moved
+ * between ledger accounts, never created or destroyed.
+ */
+export const MERCHANT_ACCOUNT_KINDS = ["available", "waiting_funds", "reserved"] as const;
+export type MerchantAccountKind = (typeof MERCHANT_ACCOUNT_KINDS)[number];
+
+/** Platform side: fees earned, and the clearing accounts of money in transit with acquirers and PSPs. */
+export const PLATFORM_ACCOUNT_KINDS = ["platform_fees", "acquirer_clearing", "psp_clearing"] as const;
+export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
+
+export const JOURNAL_KINDS = [
+  "payment",
+  "refund",
+  "chargeback",
+  "chargeback_reversal",
+  "settlement",
+  "cash_out",
+  "cash_out_reversal",
+  "adjustment",
+] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/** Statement entry types (decisions.md), plus the internal move of card funds when they settle. */
+export const ENTRY_TYPES = [
+  "payment",
+  "fee",
+  "refund",
+  "chargeback",
+  "chargeback_reversal",
+  "cash_out",
+  "cash_out_fee",
+  "cash_out_reversal",
+  "settlement",
+  "adjustment",
+] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+
+export type PostingLine =
+  | { owner: "merchant"; account: MerchantAccountKind; entryType: EntryType; amount: number; mustStayNonNegative?: boolean }
+  | { owner: "platform"; account: PlatformAccountKind; entryType: EntryType; amount: number };
+
+export class UnbalancedJournalError extends Error {
+  constructor(readonly sum: number) {
+    super(`Journal postings sum to ${sum}, not zero.`);
+    this.name = "UnbalancedJournalError";
+  }
+}
+
+export function assertBalanced(lines: readonly PostingLine[]): void {
+  let sum = 0;
+  for (const l of lines) {
+    if (!Number.isSafeInteger(l.amount)) throw new Error(`Posting amount ${l.amount} is not an integer number of centavos.`);
+    sum += l.amount;
+  }
+  if (sum !== 0) throw new UnbalancedJournalError(sum);
+}
+
+/** Drops zero lines (a zero fee), keeping the journal balanced. */
+export function nonZero(lines: readonly PostingLine[]): PostingLine[] {
+  return lines.filter((l) => l.amount !== 0);
+}

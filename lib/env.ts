@@ -1,0 +1,158 @@
+import { z } from "zod";
+
+/**
+ * All configuration, parsed once. A bad value stops start-up with a sentence naming the variable.
+ * Read through getEnv(), never process.env elsewhere.
+ */
+const bool = (def: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return def;
+      const s = v.toLowerCase();
+      if (["1", "true", "yes", "on"].includes(s)) return true;
+      if (["0", "false", "no", "off"].includes(s)) return false;
+      ctx.addIssue({ code: "custom", message: `must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const int = (def: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const httpUrl = z
+  .string()
+  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), {
+    message: "must be an absolute http:// or https:// URL such as http://localhost:3000",
+  })
+  .transform((u) => u.replace(/\/+$/, ""));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      message: "must be a postgres:// or postgresql:// URL (leave it unset for the embedded database)",
+    }),
+  PGLITE_DIR: z.string().default(".data/pglite"),
+  PORT: int(3000, 1, 65535),
+  BASE_URL: httpUrl.optional(),
+  CHECKOUT_URL: httpUrl.optional(),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.string().optional(),
+  KEY_ENCRYPTION_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === "" || v.length >= 32, {
+      message: "must be at least 32 characters (for example the output of `openssl rand -base64 32`)",
+    }),
+  WEBHOOK_DISPATCHER: bool(true),
+  BACKGROUND_JOBS: bool(true),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  RATE_LIMIT_PER_SECOND: int(100, 1, 1_000_000),
+  RATE_LIMIT_BURST: int(200, 1, 10_000_000),
+  CARD_SETTLEMENT_DAYS: int(30, 0, 365),
+  SANDBOX_PSP_DELAY_MS: int(1500, 0, 3_600_000),
+  DEMO_MERCHANT: z.string().optional(),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  databaseUrl: string | undefined;
+  database: "pglite" | "postgres";
+  pgliteDir: string;
+  port: number;
+  baseUrl: string;
+  checkoutUrl: string;
+  webhookAllowPrivateUrls: boolean;
+  keyEncryptionSecret: string | undefined;
+  webhookDispatcher: boolean;
+  backgroundJobs: boolean;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  cardSettlementDays: number;
+  sandboxPspDelayMs: number;
+  demoMerchant: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".") || "environment"} ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join("; ")}.`);
+  }
+  const e = parsed.data;
+  const database = e.DATABASE_URL ? "postgres" : "pglite";
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
+  const production = e.NODE_ENV === "production";
+  let allowPrivate = !production;
+  if (e.WEBHOOK_ALLOW_PRIVATE_URLS !== undefined && e.WEBHOOK_ALLOW_PRIVATE_URLS !== "") {
+    const r = bool(false).safeParse(e.WEBHOOK_ALLOW_PRIVATE_URLS);
+    if (!r.success) {
+      throw new ConfigError(
+        `Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "${e.WEBHOOK_ALLOW_PRIVATE_URLS}".`,
+      );
+    }
+    allowPrivate = r.data;
+  }
+  const secret = e.KEY_ENCRYPTION_SECRET || undefined;
+  // The embedded database generates and keeps its own secret; a PostgreSQL deployment is shared and
+  // long-lived, so its secret must come from the operator.
+  if (production && database === "postgres" && !secret) {
+    throw new ConfigError(
+      "Invalid configuration: KEY_ENCRYPTION_SECRET is required in production with DATABASE_URL (at least 32 characters, e.g. `openssl rand -base64 32`).",
+    );
+  }
+  let demo = database === "pglite";
+  if (e.DEMO_MERCHANT !== undefined && e.DEMO_MERCHANT !== "") {
+    const r = bool(false).safeParse(e.DEMO_MERCHANT);
+    if (!r.success) throw new ConfigError(`Invalid configuration: DEMO_MERCHANT must be true or false, got "${e.DEMO_MERCHANT}".`);
+    demo = r.data;
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    database,
+    pgliteDir: e.PGLITE_DIR,
+    port: e.PORT,
+    baseUrl,
+    checkoutUrl: e.CHECKOUT_URL ?? baseUrl,
+    webhookAllowPrivateUrls: allowPrivate,
+    keyEncryptionSecret: secret,
+    webhookDispatcher: e.WEBHOOK_DISPATCHER,
+    backgroundJobs: e.BACKGROUND_JOBS,
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    rateLimitBurst: e.RATE_LIMIT_BURST,
+    cardSettlementDays: e.CARD_SETTLEMENT_DAYS,
+    sandboxPspDelayMs: e.SANDBOX_PSP_DELAY_MS,
+    demoMerchant: demo,
+  };
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

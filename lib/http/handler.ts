@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { ZodError } from "zod";
+import { ensureDatabase } from "@/lib/db/client";
+import { getLogger, scrub } from "@/lib/logger";
+import { safeEqual, sha256Hex } from "@/lib/crypto";
+import { findAccountBySecretKey } from "@/lib/services/accounts";
+import type { ServiceContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
+import { parseBasicAuth } from "./basic-auth";
+import { readJson, zodFieldErrors } from "./body";
+import { errorResponse } from "./errors";
+import { takeToken } from "./rate-limit";
+import { withIdempotency } from "./idempotency";
+
+// Next passes { params: Promise<...> } as the second argument of a route handler.
+type RouteArgs = { params: Promise<Record<string, string | string[] | undefined>> };
+type Params = Record<string, string>;
+
+export type PublicContext = { requestId: string; now: Date; params: Params; body: unknown; url: URL };
+export type ApiContext = ServiceContext & { params: Params; body: unknown; url: URL };
+
+type Options = {
+  /** Honour the Idempotency-Key header (POSTs that create or move money). */
+  idempotent?: boolean;
+};
+
+function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^[A-Za-z0-9._:-]{8,100}$/.test(given) ? given : randomUUID();
+}
+
+async function paramsOf(args: RouteArgs | undefined): Promise<Params> {
+  const raw = (await args?.params) ?? {};
+  const out: Params = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function toResponse(err: unknown, requestId: string): Response {
+  if (err instanceof ServiceError) {
+    return errorResponse(err.code, err.message, { errors: err.errors, requestId });
+  }
+  if (err instanceof ZodError) {
+    return errorResponse("validation_error", "The request is invalid.", { errors: zodFieldErrors(err), requestId });
+  }
+  getLogger().error({ requestId, err: scrub(err instanceof Error ? (err.stack ?? err.message) : String(err)) }, "unhandled error");
+  return errorResponse("internal_error", `Something went wrong on our side. Quote request id ${requestId} to support.`, {
+    requestId,
+  });
+}
+
+async function run(req: Request, requestId: string, fn: () => Promise<Response>): Promise<Response> {
+  const started = performance.now();
+  let res: Response;
+  try {
+    res = await fn();
+  } catch (err) {
+    res = toResponse(err, requestId);
+  }
+  res.headers.set("x-request-id", requestId);
+  const url = new URL(req.url);
+  getLogger().info(
+    { requestId, method: req.method, path: url.pathname, status: res.status, ms: Math.round(performance.now() - started) },
+    "request",
+  );
+  return res;
+}
+
+async function bodyOf(req: Request): Promise<{ value: unknown; text: string }> {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "DELETE") return { value: undefined, text: "" };
+  return readJson(req);
+}
+
+/** Routes that need no key (health, card tokenization with its own publicKey check). */
+export function withPublic(handler: (req: Request, ctx: PublicContext) => Promise<Response>) {
+  return async (req: Request, args: RouteArgs): Promise<Response> => {
+    const requestId = requestIdOf(req);
+    return run(req, requestId, async () => {
+      await ensureDatabase();
+      const params = await paramsOf(args);
+      return handler(req, { requestId, now: new Date(), params, body: undefined, url: new URL(req.url) });
+    });
+  };
+}
+
+/** Routes authenticated with the secret key (HTTP Basic, every form of decisions.md). */
+export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<Response>, options: Options = {}) {
+  return async (req: Request, args: RouteArgs): Promise<Response> => {
+    const requestId = requestIdOf(req);
+    return run(req, requestId, async () => {
+      const creds = parseBasicAuth(req.headers.get("authorization"));
+      if (!creds) {
+        throw new ServiceError("unauthorized", "Authentication required: send HTTP Basic with your secret key (sk_...).");
+      }
+      if (!creds.secretKey) {
+        throw new ServiceError("unauthorized", "A secret key (sk_...) is required; a public key alone is only for card tokenization.");
+      }
+      await ensureDatabase();
+      const account = await findAccountBySecretKey(creds.secretKey);
+      if (!account || (creds.publicKey !== null && !safeEqual(creds.publicKey, account.publicKey))) {
+        throw new ServiceError("unauthorized", "Invalid API credentials.");
+      }
+      const wait = await takeToken(sha256Hex(creds.secretKey).slice(0, 24));
+      if (wait !== null) {
+        return errorResponse("rate_limited", `Too many requests: retry after ${wait} second(s).`, {
+          requestId,
+          headers: { "retry-after": String(wait) },
+        });
+      }
+      const { value } = await bodyOf(req);
+      const ctx: ApiContext = {
+        account,
+        actor: "api",
+        requestId,
+        now: new Date(),
+        params: await paramsOf(args),
+        body: value,
+        url: new URL(req.url),
+      };
+      const call = async () => {
+        try {
+          return await handler(req, ctx);
+        } catch (err) {
+          return toResponse(err, requestId);
+        }
+      };
+      return options.idempotent ? withIdempotency(req, ctx, value, call) : call();
+    });
+  };
+}

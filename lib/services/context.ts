@@ -1,0 +1,16 @@
+import type { companies } from "@/lib/db/schema";
+
+export type Account = typeof companies.$inferSelect;
+
+/** Who is acting and when: passed to every service verb. */
+export type ServiceContext = {
+  account: Account;
+  /** "api", "dashboard:<userId>", "checkout", "system" */
+  actor: string;
+  requestId: string;
+  now: Date;
+};
+
+export function systemContext(account: Account, now = new Date()): ServiceContext {
+  return { account, actor: "system", requestId: "system", now };
+}

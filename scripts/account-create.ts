@@ -1,0 +1,52 @@
+import { parseArgs } from "node:util";
+import { closeDb, databaseKind, getDb } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { createAccount } from "@/lib/services/accounts";
+import { ServiceError } from "@/lib/services/errors";
+
+const USAGE =
+  'Usage: npm run account:create -- --name "Loja" --document <cpf|cnpj> --email a@b.c [--password <pw>] [--pix-key <key>] [--json]';
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      name: { type: "string" },
+      document: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      "pix-key": { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+  });
+  if (!values.name || !values.document || !values.email) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  await migrateDatabase(getDb(), databaseKind());
+  const created = await createAccount({
+    name: values.name,
+    document: values.document,
+    email: values.email,
+    password: values.password,
+    pixKey: values["pix-key"],
+  });
+  if (values.json) {
+    console.log(JSON.stringify(created));
+  } else {
+    console.log(`Account ${created.companyId} created.`);
+    console.log(`Public key:     ${created.publicKey}`);
+    console.log(`Secret key:     ${created.secretKey}   (shown once: store it now)`);
+    console.log(`Webhook secret: ${created.webhookSecret}`);
+  }
+  await closeDb();
+}
+
+main().catch(async (e) => {
+  if (e instanceof ServiceError) {
+    console.error(`${e.message}${e.errors ? " " + e.errors.map((x) => `${x.field} ${x.message}`).join("; ") : ""}`);
+  } else {
+    console.error(e instanceof Error ? e.message : e);
+  }
+  await closeDb().catch(() => {});
+  process.exit(1);
+});

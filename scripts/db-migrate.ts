@@ -1,0 +1,13 @@
+import { closeDb, databaseKind, getDb } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+
+async function main() {
+  await migrateDatabase(getDb(), databaseKind());
+  console.log(`Migrations applied (${databaseKind()}).`);
+  await closeDb();
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { basic, call } from "../helpers/app";
+import { createTestAccount } from "../helpers/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts";
+import { rotateSecretKey } from "@/lib/services/accounts";
+
+let a: CreatedAccount;
+let b: CreatedAccount;
+
+beforeAll(async () => {
+  a = await createTestAccount("Loja A");
+  b = await createTestAccount("Loja B");
+});
+
+function expectErrorBody(res: { status: number; body: any }, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ success: false, status, code });
+  expect(typeof res.body.message).toBe("string");
+  expect(res.body.message.length).toBeGreaterThan(5);
+}
+
+describe("HTTP Basic: every form real clients send", () => {
+  const forms: [string, () => string][] = [
+    ["sk:", () => basic(a.secretKey, "")],
+    ["sk:x", () => basic(a.secretKey, "x")],
+    ["pk:sk", () => basic(a.publicKey, a.secretKey)],
+    ["sk:pk", () => basic(a.secretKey, a.publicKey)],
+    ["sk with no colon", () => basic(a.secretKey)],
+    ["lowercase scheme", () => basic(a.secretKey, "").replace("Basic", "basic")],
+  ];
+  it.each(forms)("accepts %s", async (_name, header) => {
+    const res = await call("GET", "/api/v1/company", { headers: { authorization: header() } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, status: 200, data: { id: a.companyId } });
+    expect(res.body.message).toBeUndefined();
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+});
+
+describe("401s", () => {
+  const cases: [string, () => Record<string, string>][] = [
+    ["no Authorization header", () => ({})],
+    ["a public key alone", () => ({ authorization: basic(a.publicKey, "") })],
+    ["a public key with x", () => ({ authorization: basic(a.publicKey, "x") })],
+    ["a wrong secret key", () => ({ authorization: basic(`sk_test_${"Z".repeat(32)}`, "") })],
+    ["a malformed secret key", () => ({ authorization: basic("sk_test_short", "") })],
+    ["another account's public key with this secret", () => ({ authorization: basic(b.publicKey, a.secretKey) })],
+    ["Bearer instead of Basic", () => ({ authorization: `Bearer ${a.secretKey}` })],
+    ["garbage base64", () => ({ authorization: "Basic %%%not-base64%%%" })],
+    ["two secret keys", () => ({ authorization: basic(a.secretKey, b.secretKey) })],
+  ];
+  it.each(cases)("%s", async (_name, headers) => {
+    const res = await call("GET", "/api/v1/company", { headers: headers() });
+    expectErrorBody(res, 401, "unauthorized");
+    expect(res.headers.get("www-authenticate")).toBe('Basic realm="api"');
+  });
+
+  it("a rotated (revoked) secret key stops working at once", async () => {
+    const c = await createTestAccount("Loja C");
+    expect((await call("GET", "/api/v1/company", { auth: c.secretKey })).status).toBe(200);
+    const { secretKey } = await rotateSecretKey(c.companyId);
+    expectErrorBody(await call("GET", "/api/v1/company", { auth: c.secretKey }), 401, "unauthorized");
+    expect((await call("GET", "/api/v1/company", { auth: secretKey })).status).toBe(200);
+  });
+});
+
+describe("GET /api/v1/company", () => {
+  it("returns the authenticated account and never its secrets", async () => {
+    const res = await call("GET", "/api/v1/company", { auth: a.secretKey });
+    expect(res.body.data).toMatchObject({ id: a.companyId, publicKey: a.publicKey });
+    expect(res.body.data.name).toMatch(/^Loja A/);
+    expect(new Date(res.body.data.createdAt).toString()).not.toBe("Invalid Date");
+    expect(res.text).not.toContain(a.secretKey);
+    expect(res.text).not.toContain(a.webhookSecret);
+  });
+});
+
+describe("unknown routes under /api/v1", () => {
+  it.each(["GET", "POST", "DELETE"])("%s is a 404 in the error body", async (method) => {
+    const res = await call(method, "/api/v1/does-not-exist/at/all", { auth: a.secretKey });
+    expectErrorBody(res, 404, "not_found");
+  });
+});
+
+describe("GET /api/v1/health", () => {
+  it("needs no key and names the database", async () => {
+    const res = await call("GET", "/api/v1/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", database: process.env.DATABASE_URL ? "postgres" : "pglite" });
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "@/lib/env";
+
+describe("configuration", () => {
+  it("defaults to the embedded database on port 3000 with private webhook URLs allowed in development", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      database: "pglite",
+      port: 3000,
+      baseUrl: "http://localhost:3000",
+      checkoutUrl: "http://localhost:3000",
+      webhookAllowPrivateUrls: true,
+      demoMerchant: true,
+    });
+  });
+
+  it("uses PostgreSQL when DATABASE_URL is set, with no demo merchant", () => {
+    const env = parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" });
+    expect(env.database).toBe("postgres");
+    expect(env.demoMerchant).toBe(false);
+  });
+
+  it("CHECKOUT_URL defaults to BASE_URL and trailing slashes are dropped", () => {
+    expect(parseEnv({ BASE_URL: "https://api.example.com/" }).checkoutUrl).toBe("https://api.example.com");
+    expect(parseEnv({ BASE_URL: "https://api.example.com", CHECKOUT_URL: "https://pay.example.com" }).checkoutUrl).toBe(
+      "https://pay.example.com",
+    );
+  });
+
+  it("private webhook URLs are refused by default in production", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).webhookAllowPrivateUrls).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }).webhookAllowPrivateUrls).toBe(true);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ PORT: "http" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ BASE_URL: "localhost:3000" }, "BASE_URL"],
+    [{ CHECKOUT_URL: "ftp://x.example" }, "CHECKOUT_URL"],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_URLS"],
+    [{ KEY_ENCRYPTION_SECRET: "short" }, "KEY_ENCRYPTION_SECRET"],
+    [{ NODE_ENV: "production", DATABASE_URL: "postgres://u@h/db" }, "KEY_ENCRYPTION_SECRET"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ RATE_LIMIT_PER_SECOND: "-1" }, "RATE_LIMIT_PER_SECOND"],
+  ] as [Record<string, string>, string][])("a bad value stops start-up with a sentence naming the variable: %o", (vars, name) => {
+    expect(() => parseEnv(vars)).toThrow(ConfigError);
+    expect(() => parseEnv(vars)).toThrow(new RegExp(`^Invalid configuration: .*${name}`));
+  });
+});
