@@ -44,3 +44,8 @@ export function transactionResource(t: TransactionRow) {
   return resource;
 }
 export type TransactionResource = ReturnType<typeof transactionResource>;
+
+/** Public URL of a boleto's PDF: on the checkout host, since the payer opens it without credentials. */
+export function boletoUrlOf(secureId: string): string {
+  return `${getEnv().checkoutUrl}/checkout/${secureId}/boleto.pdf`;
+}

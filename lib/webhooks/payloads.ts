@@ -1,0 +1,52 @@
+import type { WebhookEventKind } from "@/lib/domain/status";
+import { boletoUrlOf, type TransactionRow } from "@/lib/services/transaction-view";
+
+/**
+ * `data` of a transaction notification: a snapshot taken when the change is written, so a later
+ * change cannot alter what an earlier event says. The envelope (`id`, `type`, `url`) is added at
+ * delivery from the outbox row.
+ */
+export function transactionEventData(t: TransactionRow, kind: WebhookEventKind) {
+  return {
+    id: t.id,
+    status: kind,
+    amount: t.amount,
+    paidAmount: t.paidAmount,
+    refundedAmount: t.refundedAmount,
+    paidAt: t.paidAt ? t.paidAt.toISOString() : null,
+    paymentMethod: t.paymentMethod,
+    installments: t.installments,
+    externalRef: t.externalRef,
+    secureId: t.secureId,
+    fee: { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated },
+    ...(t.paymentMethod === "pix" ? { pix: { qrcode: t.pixQrcode, end2end: t.pixEnd2end } } : {}),
+    ...(t.paymentMethod === "boleto"
+      ? { boleto: { url: boletoUrlOf(t.secureId), barcode: t.boletoBarcode, digitableLine: t.boletoDigitableLine } }
+      : {}),
+    ...(t.paymentMethod === "credit_card"
+      ? {
+          card: {
+            brand: t.cardBrand,
+            holderName: t.cardHolderName,
+            firstDigits: t.cardFirstDigits,
+            lastDigits: t.cardLastDigits,
+            expirationMonth: t.cardExpirationMonth,
+            expirationYear: t.cardExpirationYear,
+          },
+          ...(t.refusedReason ? { refusedReason: t.refusedReason } : {}),
+        }
+      : {}),
+    customer: {
+      name: t.customer.name,
+      email: t.customer.email,
+      document: { type: t.customer.document.type, number: t.customer.document.number },
+    },
+    metadata: t.metadata,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+/** The body POSTed to the receiver: exactly the spec's notification body. */
+export function notificationBody(event: { id: number; type: string; url: string | null; payload: Record<string, unknown> }) {
+  return { id: event.id, type: event.type, url: event.url, data: event.payload };
+}

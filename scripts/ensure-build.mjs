@@ -1,0 +1,28 @@
+// Builds the app for the process and browser tests unless an up-to-date build is already there
+// (CI builds once and runs the suite on two databases against the same build).
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+const buildId = path.join(distDir, "BUILD_ID");
+const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "next.config.ts", "package.json", "drizzle"];
+
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let m = st.mtimeMs;
+  for (const e of readdirSync(p)) m = Math.max(m, newest(path.join(p, e)));
+  return m;
+}
+
+const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+const changed = Math.max(...SOURCES.map(newest));
+if (built && changed <= built) {
+  console.log(`ensure-build: ${distDir} is up to date`);
+} else {
+  console.log(`ensure-build: building into ${distDir}`);
+  const r = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: process.env });
+  process.exit(r.status ?? 1);
+}
