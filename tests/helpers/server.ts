@@ -76,7 +76,7 @@ export async function startApp(opts: { env?: Record<string, string>; port?: numb
   if (env.DATABASE_URL === "") delete env.DATABASE_URL;
   const child = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
-    env,
+    env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (out += d.toString()));
