@@ -31,6 +31,29 @@ const int = (def: number, min: number, max: number) =>
       return n;
     });
 
+/**
+ * Webhook retry schedule: delays in seconds before each attempt, comma-separated; the list length is
+ * the number of attempts. The first is the immediate attempt (0). Default from decisions.md.
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
+const retrySchedule = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const text = v === undefined || v.trim() === "" ? DEFAULT_WEBHOOK_RETRY_SCHEDULE : v;
+    const parts = text.split(",").map((p) => p.trim());
+    const seconds = parts.map(Number);
+    if (parts.some((p) => p === "") || seconds.some((n) => !Number.isFinite(n) || n < 0 || n > 7 * 86_400)) {
+      ctx.addIssue({ code: "custom", message: `must be a comma-separated list of seconds such as "0,5,300", got "${v}"` });
+      return z.NEVER;
+    }
+    if (seconds.length > 50 || seconds[0] !== 0) {
+      ctx.addIssue({ code: "custom", message: `must start with 0 (the immediate first attempt) and list at most 50 attempts, got "${v}"` });
+      return z.NEVER;
+    }
+    return seconds.map((s) => Math.round(s * 1000));
+  });
+
 const httpUrl = z
   .string()
   .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), {
@@ -59,6 +82,9 @@ const EnvSchema = z.object({
       message: "must be at least 32 characters (for example the output of `openssl rand -base64 32`)",
     }),
   WEBHOOK_DISPATCHER: bool(true),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule,
+  WEBHOOK_TIMEOUT_MS: int(10_000, 50, 120_000),
+  WEBHOOK_CONCURRENCY: int(16, 1, 256),
   BACKGROUND_JOBS: bool(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_PER_SECOND: int(100, 1, 1_000_000),
@@ -79,6 +105,11 @@ export type Env = {
   webhookAllowPrivateUrls: boolean;
   keyEncryptionSecret: string | undefined;
   webhookDispatcher: boolean;
+  /** Delay before each delivery attempt, in ms; length = number of attempts before `failed`. */
+  webhookRetryScheduleMs: number[];
+  webhookTimeoutMs: number;
+  /** Deliveries in flight at once per process (different transactions; one per transaction). */
+  webhookConcurrency: number;
   backgroundJobs: boolean;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   rateLimitPerSecond: number;
@@ -140,6 +171,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     webhookAllowPrivateUrls: allowPrivate,
     keyEncryptionSecret: secret,
     webhookDispatcher: e.WEBHOOK_DISPATCHER,
+    webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     backgroundJobs: e.BACKGROUND_JOBS,
     logLevel: e.LOG_LEVEL,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
