@@ -1,0 +1,19 @@
+import { withApiKey } from "@/lib/http/handler";
+import { ok } from "@/lib/http/envelope";
+import { parseWith } from "@/lib/http/body";
+import { queryObject } from "@/lib/http/pagination";
+import { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
+import { createCheckout } from "@/lib/services/create-checkout";
+import { listCheckouts } from "@/lib/services/list-checkouts";
+import { checkoutResource } from "@/lib/services/checkout-view";
+
+export const POST = withApiKey(
+  async (_req, ctx) => ok(checkoutResource(await createCheckout(ctx, ctx.body)), 201, "Payment link created."),
+  { idempotent: true },
+);
+
+export const GET = withApiKey(async (_req, ctx) => {
+  const query = parseWith(ListCheckoutsQuery, queryObject(ctx.url), "query");
+  const { rows, pagination } = await listCheckouts(ctx, query);
+  return ok({ data: rows.map(checkoutResource), pagination });
+});

@@ -1,0 +1,121 @@
+/**
+ * Payment links (checkouts): a hosted page where the payer chooses PIX, boleto or card. The same
+ * schemas validate requests and describe them in the API reference (`.meta`).
+ */
+import { z } from "zod";
+import { PAYMENT_METHODS } from "@/lib/domain/status";
+import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
+import { PageQuery } from "@/lib/http/pagination";
+
+const MAX_AMOUNT = 100_000_000;
+
+const centavos = (what: string) =>
+  z
+    .number({ error: "must be a number of centavos" })
+    .int("must be a whole number of centavos")
+    .min(1, "must be at least 1 centavo")
+    .max(MAX_AMOUNT, "must be at most 100000000 (R$ 1.000.000,00)")
+    .meta({ description: `${what}, in centavos` });
+
+export const CheckoutItem = z
+  .object({
+    title: z.string().trim().min(1, "is required").max(200, "must have at most 200 characters").meta({ description: "Item name shown to the payer" }),
+    unitPrice: centavos("Unit price"),
+    quantity: z.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(1).meta({ description: "Quantity; default 1" }),
+    tangible: z.boolean().default(false).meta({ description: "true for physical goods; default false" }),
+  })
+  .meta({ id: "CheckoutItem" });
+
+const method = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .pipe(z.enum(PAYMENT_METHODS, { error: `must be one of: ${PAYMENT_METHODS.join(", ")}` }));
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), { message: "must be an absolute http:// or https:// URL" });
+
+export const CreateCheckoutInput = z
+  .object({
+    amount: centavos("Total the payer pays").optional(),
+    items: z.array(CheckoutItem).min(1, "must have at least 1 item").max(100, "must have at most 100 items").optional().meta({
+      description: "What is being paid for. When absent, one item titled with `description` (or \"Pagamento\") for `amount`.",
+    }),
+    description: z.string().trim().max(500, "must have at most 500 characters").optional().meta({ description: "Shown on the page under the merchant's name" }),
+    methods: z
+      .array(method)
+      .min(1, "must list at least one method")
+      .optional()
+      .meta({ description: "Methods the payer may choose: pix, boleto, credit_card (any case). Default: all three." }),
+    expiresAt: z
+      .string()
+      .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be an ISO 8601 date-time" })
+      .optional()
+      .meta({ description: "When the link stops accepting payments (ISO 8601). Not with expiresInDays." }),
+    expiresInDays: z
+      .number()
+      .int("must be a whole number of days")
+      .min(1, "must be from 1 to 365")
+      .max(365, "must be from 1 to 365")
+      .optional()
+      .meta({ description: "Days from now until the link expires, 1 to 365. Default: no expiry." }),
+    externalRef: z.string().trim().max(200, "must have at most 200 characters").optional().meta({
+      description: "Your own identifier; copied to every transaction made from the link",
+    }),
+    postbackUrl: httpUrl.optional().meta({ description: "Receives the webhooks of the link's transactions" }),
+    metadata: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .transform((m) => (typeof m === "string" ? m : JSON.stringify(m)))
+      .pipe(z.string().max(10_000, "must have at most 10000 characters"))
+      .optional()
+      .meta({ description: "Free text (an object is stored as its JSON); copied to the link's transactions" }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.amount === undefined && v.items === undefined) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "is required when items are not given" });
+    }
+    if (v.expiresAt !== undefined && v.expiresInDays !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: "cannot be sent together with expiresInDays" });
+    }
+  })
+  .meta({ id: "CreateCheckout", description: "A payment link" });
+export type CreateCheckoutInput = z.input<typeof CreateCheckoutInput>;
+
+export const ListCheckoutsQuery = PageQuery.extend({
+  status: z
+    .string()
+    .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
+    .refine((xs) => xs.every((x) => ["open", "paid", "expired"].includes(x)), { message: "must be a comma-separated list of: open, paid, expired" })
+    .transform((xs) => xs as ("open" | "paid" | "expired")[])
+    .optional()
+    .meta({ description: "open, paid, expired (comma list)" }),
+  externalRef: z.string().max(200).optional(),
+});
+export type ListCheckoutsQuery = z.output<typeof ListCheckoutsQuery>;
+
+/** The payer's details entered on a payment link's page. */
+export const CheckoutPayerInput = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(120, "must have at most 120 characters")
+    .refine((s) => /\S+\s+\S+/.test(s), { message: "must have first and last name" }),
+  email: z.string().trim().toLowerCase().pipe(z.email("must be a valid e-mail address")),
+  document: z.string().trim().min(1, "is required").max(30),
+});
+
+/** Body of POST /checkout/{secureId}/pay. Card data never comes here: only the token from /api/v1/card-token. */
+export const CheckoutPayInput = z.object({
+  method: method.optional(),
+  payer: CheckoutPayerInput.optional(),
+  cardToken: z.string().trim().min(1).max(4000).optional(),
+  installments: z
+    .union([z.number(), z.string().regex(/^\d+$/)])
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_INSTALLMENTS))
+    .default(1),
+});
+export type CheckoutPayInput = z.input<typeof CheckoutPayInput>;

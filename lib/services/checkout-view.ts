@@ -1,0 +1,53 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { checkouts } from "@/lib/db/schema";
+import { getEnv } from "@/lib/env";
+
+export type CheckoutRow = typeof checkouts.$inferSelect;
+export type CheckoutStatus = "open" | "paid" | "expired";
+
+/** A link's page is the same hosted checkout route as a transaction's. */
+export function checkoutUrlOf(secureId: string): string {
+  return `${getEnv().checkoutUrl}/checkout/${secureId}`;
+}
+
+/**
+ * A link's status is derived, not stored: it is `paid` once any transaction made from it has been
+ * paid (whoever moved it: PSP, boleto clearing, sandbox), `expired` after `expiresAt`, else `open`.
+ * Deriving it means no other service has to remember to update the link. Columns are written
+ * qualified: drizzle renders a bare column unqualified, which inside the subquery would read `t`.
+ */
+export function checkoutStatusSql(now: Date): SQL<CheckoutStatus> {
+  return sql<CheckoutStatus>`case
+    when exists (select 1 from transactions t where t.checkout_id = "checkouts"."id" and t.paid_at is not null) then 'paid'
+    when "checkouts"."expires_at" is not null and "checkouts"."expires_at" <= ${now.toISOString()}::timestamptz then 'expired'
+    else 'open' end`;
+}
+
+/** The paid transaction of a link, if any (the first one paid). */
+export function paidTransactionIdSql(): SQL<number | null> {
+  return sql<number | null>`(select t.id from transactions t where t.checkout_id = "checkouts"."id" and t.paid_at is not null
+    order by t.paid_at, t.id limit 1)`.mapWith((v) => (v === null ? null : Number(v)));
+}
+
+export type CheckoutWithStatus = { row: CheckoutRow; status: CheckoutStatus; paidTransactionId: number | null };
+
+/** The payment link as the API shows it. */
+export function checkoutResource({ row, status, paidTransactionId }: CheckoutWithStatus) {
+  return {
+    id: row.id,
+    secureId: row.secureId,
+    secureUrl: checkoutUrlOf(row.secureId),
+    status,
+    amount: row.amount,
+    description: row.description,
+    items: row.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible })),
+    methods: row.methods,
+    externalRef: row.externalRef,
+    postbackUrl: row.postbackUrl,
+    metadata: row.metadata,
+    transactionId: paidTransactionId,
+    expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+export type CheckoutResource = ReturnType<typeof checkoutResource>;

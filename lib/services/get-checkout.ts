@@ -1,0 +1,27 @@
+import { and, eq } from "drizzle-orm";
+import { getDb, type Queryable } from "@/lib/db/client";
+import { checkouts } from "@/lib/db/schema";
+import type { ServiceContext } from "./context";
+import { notFound } from "./errors";
+import { checkoutStatusSql, paidTransactionIdSql, type CheckoutWithStatus } from "./checkout-view";
+
+export function checkoutSelection(now: Date) {
+  return { row: checkouts, status: checkoutStatusSql(now), paidTransactionId: paidTransactionIdSql() };
+}
+
+/** A payment link of the context's account; another account's id reads as missing. */
+export async function getCheckout(
+  ctx: Pick<ServiceContext, "account" | "now">,
+  rawId: string | number,
+  db: Queryable = getDb(),
+): Promise<CheckoutWithStatus> {
+  const id = typeof rawId === "number" ? rawId : /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
+  if (!Number.isSafeInteger(id)) throw notFound("Payment link");
+  const [found] = await db
+    .select(checkoutSelection(ctx.now))
+    .from(checkouts)
+    .where(and(eq(checkouts.id, id), eq(checkouts.companyId, ctx.account.id)))
+    .limit(1);
+  if (!found) throw notFound("Payment link");
+  return found;
+}
