@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import { cache } from "react";
+import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import { ensureDatabase } from "@/lib/db/client";
+import type { ServiceContext } from "@/lib/services/context";
+import { findDashboardUser, type DashboardUser } from "@/lib/services/dashboard-users";
+import { getAuthOptions } from "./options";
+
+export type DashboardContext = ServiceContext & { user: DashboardUser };
+
+/**
+ * The signed-in user's service context, or null. The JWT only says who signed in; the user and the
+ * account are read from the database each request, so a deleted login or a moved user loses access
+ * at once and the account shown is always the current one.
+ */
+export const getDashboardContext = cache(async (): Promise<DashboardContext | null> => {
+  const session = await getServerSession(getAuthOptions());
+  const userId = Number(session?.user?.id);
+  if (!session || !Number.isSafeInteger(userId) || userId <= 0) return null;
+  await ensureDatabase();
+  const found = await findDashboardUser(userId);
+  if (!found || (session.user.companyId !== undefined && found.account.id !== session.user.companyId)) return null;
+  return {
+    account: found.account,
+    user: found.user,
+    actor: `dashboard:${found.user.id}`,
+    requestId: randomUUID(),
+    now: new Date(),
+  };
+});
+
+/**
+ * For dashboard pages and server actions: the context, or a redirect to the sign-in page. Every
+ * page and every action calls it itself: a layout is not re-run on client navigation and an action
+ * is an endpoint of its own.
+ */
+export async function requireSession(): Promise<DashboardContext> {
+  const ctx = await getDashboardContext();
+  if (!ctx) redirect("/login");
+  return ctx;
+}
