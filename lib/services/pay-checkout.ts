@@ -1,0 +1,195 @@
+/**
+ * The payer acting on the hosted checkout: choosing a method on a payment link, or trying another
+ * card after a refusal. Card data never reaches this code: the browser tokenizes the card at
+ * /api/v1/card-token with the account's public key and sends only the token here. The charge is
+ * then created by the same `createTransaction` the API uses, in the merchant's account, with actor
+ * "checkout".
+ */
+import { and, count, eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { transactions } from "@/lib/db/schema";
+import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
+import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
+import { parseWith } from "@/lib/http/body";
+import { CheckoutPayInput } from "@/lib/schemas/checkouts";
+import { findAccountById } from "./accounts";
+import {
+  MAX_CARD_ATTEMPTS,
+  cardAttemptsOf,
+  findLinkBySecureId,
+  findTransactionBySecureId,
+  isSecureId,
+  latestRetryOf,
+} from "./checkout-page";
+import type { ServiceContext } from "./context";
+import { createTransaction } from "./create-transaction";
+import { ServiceError, notFound, unprocessable, validation, type FieldError } from "./errors";
+import type { TransactionRow } from "./transaction-view";
+
+/** Who is paying: from the page's request. */
+export type PayerRequest = { ip: string; requestId: string; now: Date };
+
+export type CheckoutPayResult = { secureId: string; status: TransactionStatus; paymentMethod: PaymentMethod; refusedReason: string | null };
+
+// One attempt at a time per order in this process: a double tap must not start two charges. The card
+// token is single use, so two requests with one token cannot both charge; this also covers two tokens.
+const inFlight = new Map<string, Promise<unknown>>();
+async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  if (inFlight.has(key)) throw new ServiceError("conflict", "A payment for this order is already being processed.");
+  const p = fn();
+  inFlight.set(key, p);
+  try {
+    return await p;
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+function checkoutContext(account: NonNullable<Awaited<ReturnType<typeof findAccountById>>>, req: PayerRequest): ServiceContext {
+  return { account, actor: "checkout", requestId: req.requestId, now: req.now };
+}
+
+// createTransaction names the API's fields; the page's form names them payer.*.
+const FIELD_ON_PAGE: Record<string, string> = {
+  "customer.name": "payer.name",
+  "customer.email": "payer.email",
+  "customer.document.number": "payer.document",
+  "customer.document.type": "payer.document",
+  "card.hash": "cardToken",
+};
+
+async function create(ctx: ServiceContext, raw: Record<string, unknown>, opts: { checkoutId?: number; retryOfId?: number }) {
+  try {
+    const { transaction } = await createTransaction(ctx, raw, opts);
+    return transaction;
+  } catch (err) {
+    if (err instanceof ServiceError && err.errors) {
+      throw new ServiceError(
+        err.code,
+        err.message,
+        err.errors.map((e) => ({ field: FIELD_ON_PAGE[e.field] ?? e.field, message: e.message })),
+      );
+    }
+    throw err;
+  }
+}
+
+function result(t: TransactionRow): CheckoutPayResult {
+  return {
+    secureId: t.secureId,
+    status: t.status as TransactionStatus,
+    paymentMethod: t.paymentMethod as PaymentMethod,
+    refusedReason: t.refusedReason,
+  };
+}
+
+function requireToken(token: string | undefined): string {
+  if (!token) throw validation("The card token is required.", [{ field: "cardToken", message: "is required" }]);
+  return token;
+}
+
+/** POST /checkout/{secureId}/pay: a link's chosen method, or another card for a refused charge. */
+export async function payCheckout(secureId: string, raw: unknown, req: PayerRequest): Promise<CheckoutPayResult> {
+  if (!isSecureId(secureId)) throw notFound("Checkout");
+  const input = parseWith(CheckoutPayInput, raw, "payment");
+  const id = secureId.toLowerCase();
+  const t = await findTransactionBySecureId(id);
+  if (t) return oneAtATime(`t:${t.id}`, () => retryCard(t, input, req));
+  const link = await findLinkBySecureId(id, req.now);
+  if (!link) throw notFound("Checkout");
+  return oneAtATime(`c:${link.row.id}`, () => payLink(link, input, req));
+}
+
+type Input = ReturnType<typeof CheckoutPayInput.parse>;
+
+async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Promise<CheckoutPayResult> {
+  if (t.paymentMethod !== "credit_card" || t.status !== "refused") {
+    throw new ServiceError("conflict", "This charge cannot be paid again: only a refused card can be tried with another card.");
+  }
+  if (await latestRetryOf(t.id)) throw new ServiceError("conflict", "This charge was already tried again; reload the page.");
+  if ((await cardAttemptsOf(t)) >= MAX_CARD_ATTEMPTS) {
+    throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+  }
+  if (t.checkoutId !== null) {
+    const [paid] = await getDb()
+      .select({ n: count() })
+      .from(transactions)
+      .where(and(eq(transactions.checkoutId, t.checkoutId), eq(transactions.status, "paid")));
+    if (Number(paid.n) > 0) throw new ServiceError("conflict", "This order is already paid.");
+  }
+  const token = requireToken(input.cardToken);
+  const account = await findAccountById(t.companyId);
+  if (!account) throw notFound("Checkout");
+  // The same order: items, customer, shipping and the merchant's references; only the card changes.
+  const raw = {
+    paymentMethod: "credit_card",
+    amount: t.amount,
+    items: t.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible, externalRef: i.externalRef ?? null })),
+    customer: t.customer,
+    shipping: t.shipping,
+    externalRef: t.externalRef,
+    postbackUrl: t.postbackUrl,
+    metadata: t.metadata,
+    traceable: t.traceable,
+    ip: req.ip,
+    installments: input.installments,
+    card: { hash: token },
+  };
+  const created = await create(checkoutContext(account, req), raw, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id });
+  return result(created);
+}
+
+async function payLink(
+  link: NonNullable<Awaited<ReturnType<typeof findLinkBySecureId>>>,
+  input: Input,
+  req: PayerRequest,
+): Promise<CheckoutPayResult> {
+  const { row, status } = link;
+  if (status === "paid") throw new ServiceError("conflict", "This payment link is already paid.");
+  if (status === "expired") throw unprocessable("This payment link has expired.");
+  const errors: FieldError[] = [];
+  const method = input.method;
+  if (!method) errors.push({ field: "method", message: "is required" });
+  else if (!row.methods.includes(method)) errors.push({ field: "method", message: `must be one of: ${row.methods.join(", ")}` });
+  if (!input.payer) errors.push({ field: "payer", message: "is required" });
+  const document = input.payer ? normalizeDocument(input.payer.document) : "";
+  const documentType = detectDocumentType(document);
+  if (input.payer && (!documentType || !isValidDocument(documentType, document))) {
+    errors.push({ field: "payer.document", message: "must be a valid CPF or CNPJ" });
+  }
+  if (method === "credit_card" && !input.cardToken) errors.push({ field: "cardToken", message: "is required" });
+  if (errors.length) {
+    throw validation(errors.length === 1 ? `The payment is invalid: ${errors[0].field} ${errors[0].message}.` : "The payment is invalid.", errors);
+  }
+  if (method === "credit_card") {
+    const [refused] = await getDb()
+      .select({ n: count() })
+      .from(transactions)
+      .where(and(eq(transactions.checkoutId, row.id), eq(transactions.status, "refused")));
+    if (Number(refused.n) >= MAX_CARD_ATTEMPTS) throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+  }
+  const account = await findAccountById(row.companyId);
+  if (!account) throw notFound("Checkout");
+  const payer = input.payer!;
+  const raw: Record<string, unknown> = {
+    paymentMethod: method,
+    amount: row.amount,
+    items: row.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible })),
+    customer: { name: payer.name, email: payer.email, document: { type: documentType, number: document } },
+    externalRef: row.externalRef,
+    postbackUrl: row.postbackUrl,
+    metadata: row.metadata,
+  };
+  if (method === "credit_card") {
+    raw.ip = req.ip;
+    raw.installments = input.installments;
+    raw.card = { hash: requireToken(input.cardToken) };
+  }
+  // A PIX or boleto must not outlive the link by days: issue it for at most the link's remaining days.
+  if (row.expiresAt && (method === "pix" || method === "boleto")) {
+    const days = Math.ceil((row.expiresAt.getTime() - req.now.getTime()) / 86_400_000);
+    raw[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
+  }
+  const created = await create(checkoutContext(account, req), raw, { checkoutId: row.id });
+  return result(created);
+}

@@ -1,0 +1,280 @@
+/**
+ * The payer's side of the hosted checkout: page data, the status poll, paying a payment link by each
+ * method, trying another card after a refusal, and the sandbox "simulate payment" control. Requests
+ * go through the real route handlers (app/checkout/[secureId]/...), card tokens through the real
+ * /api/v1/card-token.
+ */
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { checkouts, transactions } from "@/lib/db/schema";
+import type { CreatedAccount } from "@/lib/services/accounts";
+import { getCheckoutPageData } from "@/lib/services/checkout-page";
+import { call } from "../helpers/app";
+import { createTestAccount } from "../helpers/accounts";
+
+let a: CreatedAccount;
+
+beforeAll(async () => {
+  a = await createTestAccount("Loja Checkout");
+});
+
+const GOOD = "4242424242424242";
+const DECLINED = "4000000000000002";
+const NO_FUNDS = "4000000000009995";
+const payer = { name: "Maria da Silva", email: "maria@example.com", document: "111.444.777-35" };
+const JSON_HEADERS = { "content-type": "application/json" };
+
+async function token(number: string, pk = a.publicKey): Promise<string> {
+  const res = await call("POST", `/api/v1/card-token?publicKey=${pk}`, {
+    body: { number, holderName: "MARIA DA SILVA", expirationMonth: "12", expirationYear: "2035", cvv: "123" },
+  });
+  expect(res.status).toBe(200);
+  return res.text;
+}
+
+async function link(body: Record<string, unknown> = {}) {
+  const res = await call("POST", "/api/v1/checkouts", {
+    auth: a.secretKey,
+    body: { items: [{ title: "Curso de fotografia", unitPrice: 15_000, quantity: 1 }], externalRef: "pedido-42", ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: number; secureId: string };
+}
+
+const pay = (secureId: string, body: unknown, headers: Record<string, string> = JSON_HEADERS) =>
+  call("POST", `/checkout/${secureId}/pay`, { body, headers });
+const simulate = (secureId: string, headers: Record<string, string> = JSON_HEADERS) =>
+  call("POST", `/checkout/${secureId}/simulate`, { body: {}, headers });
+const status = (secureId: string) => call("GET", `/checkout/${secureId}/status`);
+
+async function apiTransaction(body: Record<string, unknown>) {
+  const res = await call("POST", "/api/v1/transactions", {
+    auth: a.secretKey,
+    body: {
+      amount: 5000,
+      items: [{ title: "Tênis", unitPrice: 5000, quantity: 1, tangible: true }],
+      customer: { name: "João Souza", email: "joao@example.com", phone: "(11) 98765-4321", document: { type: "cpf", number: "11144477735" } },
+      externalRef: "api-order-1",
+      postbackUrl: "http://127.0.0.1:9/hook",
+      metadata: "segredo do lojista",
+      ...body,
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: number; secureId: string; status: string };
+}
+
+describe("checkout page data", () => {
+  it("is null for an unknown or malformed secureId", async () => {
+    expect(await getCheckoutPageData(randomUUID())).toBeNull();
+    expect(await getCheckoutPageData("not-a-uuid")).toBeNull();
+    expect((await status(randomUUID())).status).toBe(404);
+  });
+
+  it("shows the payer the order and the PIX code, never keys, secrets, postback URL, metadata or the payer's document", async () => {
+    const t = await apiTransaction({ paymentMethod: "pix" });
+    const data = await getCheckoutPageData(t.secureId);
+    expect(data?.kind).toBe("transaction");
+    if (data?.kind !== "transaction") return;
+    expect(data.merchant).toEqual({ name: expect.stringContaining("Loja Checkout"), cnpj: null, publicKey: a.publicKey });
+    expect(data.order).toEqual({ amount: 5000, description: null, items: [{ title: "Tênis", quantity: 1, unitPrice: 5000 }] });
+    expect(data.transaction).toMatchObject({ status: "pending", paymentMethod: "pix", sandbox: true, expired: false, canRetry: false });
+    expect(data.transaction.pix?.qrcode).toMatch(/^000201/);
+    const text = JSON.stringify(data);
+    for (const secret of [a.secretKey, a.webhookSecret, "127.0.0.1:9", "segredo do lojista", "11144477735", "joao@example.com"]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it("marks a PIX past its expiry as expired, and the sandbox control then refuses to pay it", async () => {
+    const t = await apiTransaction({ paymentMethod: "pix" });
+    await getDb().update(transactions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(transactions.secureId, t.secureId));
+    const data = await getCheckoutPageData(t.secureId);
+    expect(data?.kind === "transaction" && data.transaction.expired).toBe(true);
+    expect((await status(t.secureId)).body.data).toMatchObject({ kind: "transaction", status: "pending", expired: true });
+    const res = await simulate(t.secureId);
+    expect(res.status).toBe(422);
+  });
+});
+
+describe("sandbox simulate", () => {
+  it("pays a test PIX; the status poll reads paid", async () => {
+    const t = await apiTransaction({ paymentMethod: "pix" });
+    expect((await status(t.secureId)).body.data).toMatchObject({ status: "pending", paidAt: null });
+    const res = await simulate(t.secureId);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ status: "paid" });
+    const polled = await status(t.secureId);
+    expect(polled.headers.get("cache-control")).toBe("no-store");
+    expect(polled.body.data).toMatchObject({ status: "paid", paidAt: expect.any(String) });
+    const read = await call("GET", `/api/v1/transactions/${t.id}`, { auth: a.secretKey });
+    expect(read.body.data.status).toBe("paid");
+  });
+
+  it("clears a test boleto", async () => {
+    const t = await apiTransaction({ paymentMethod: "boleto" });
+    expect((await simulate(t.secureId)).body.data).toEqual({ status: "paid" });
+  });
+
+  it("refuses live transactions, card charges, other sites and non-JSON posts", async () => {
+    const live = await apiTransaction({ paymentMethod: "pix" });
+    await getDb().update(transactions).set({ livemode: true }).where(eq(transactions.secureId, live.secureId));
+    expect((await simulate(live.secureId)).status).toBe(403);
+
+    const card = await apiTransaction({ paymentMethod: "credit_card", ip: "10.0.0.1", card: { hash: await token(DECLINED) } });
+    expect((await simulate(card.secureId)).status).toBe(409);
+
+    const pix = await apiTransaction({ paymentMethod: "pix" });
+    expect((await simulate(pix.secureId, { ...JSON_HEADERS, origin: "https://evil.example" })).status).toBe(403);
+    expect((await simulate(pix.secureId, { ...JSON_HEADERS, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await simulate(pix.secureId, { "content-type": "text/plain" })).status).toBe(400);
+    expect((await status(pix.secureId)).body.data.status).toBe("pending");
+  });
+});
+
+describe("paying a payment link", () => {
+  it("by PIX: issues a transaction of the link for the order, then the link reads paid", async () => {
+    const l = await link({ postbackUrl: "http://127.0.0.1:9/link-hook", metadata: "m-1" });
+    const res = await pay(l.secureId, { method: "pix", payer });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: "pending", paymentMethod: "pix", refusedReason: null });
+    const [t] = await getDb().select().from(transactions).where(eq(transactions.secureId, res.body.data.secureId));
+    expect(t).toMatchObject({
+      checkoutId: l.id,
+      amount: 15_000,
+      externalRef: "pedido-42",
+      postbackUrl: "http://127.0.0.1:9/link-hook",
+      metadata: "m-1",
+      customerDocument: "11144477735",
+      customerEmail: "maria@example.com",
+    });
+    expect(t.items).toEqual([{ title: "Curso de fotografia", unitPrice: 15_000, quantity: 1, tangible: false }]);
+
+    const before = await getCheckoutPageData(l.secureId);
+    expect(before?.kind === "link" && before.link).toMatchObject({ status: "open", pending: { secureId: t.secureId, paymentMethod: "pix" } });
+
+    await simulate(t.secureId);
+    const after = await getCheckoutPageData(l.secureId);
+    expect(after?.kind === "link" && after.link).toMatchObject({ status: "paid", paid: { paymentMethod: "pix" }, pending: null });
+    expect((await status(l.secureId)).body.data).toEqual({ kind: "link", status: "paid" });
+    expect((await pay(l.secureId, { method: "boleto", payer })).status).toBe(409);
+    const api = await call("GET", `/api/v1/checkouts/${l.id}`, { auth: a.secretKey });
+    expect(api.body.data).toMatchObject({ status: "paid", transactionId: t.id });
+  });
+
+  it("by boleto", async () => {
+    const l = await link();
+    const res = await pay(l.secureId, { method: "BOLETO", payer: { ...payer, document: "11.222.333/0001-81" } });
+    expect(res.status).toBe(201);
+    const data = await getCheckoutPageData(res.body.data.secureId);
+    expect(data?.kind === "transaction" && data.transaction.boleto).toMatchObject({
+      digitableLine: expect.stringMatching(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/),
+      barcode: expect.stringMatching(/^\d{44}$/),
+      pdfUrl: `/checkout/${res.body.data.secureId}/boleto.pdf`,
+    });
+    expect(data?.kind === "transaction" && data.transaction.linkSecureId).toBe(l.secureId);
+  });
+
+  it("by card: refused, then another card on the refused charge's page is approved for the same order", async () => {
+    const l = await link();
+    const refused = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(DECLINED), installments: 3 });
+    expect(refused.status).toBe(201);
+    expect(refused.body.data).toMatchObject({ status: "refused", refusedReason: "card_declined" });
+    const first = await getCheckoutPageData(refused.body.data.secureId);
+    expect(first?.kind === "transaction" && first.transaction).toMatchObject({ canRetry: true, card: { lastDigits: "0002", refusedReason: "card_declined" } });
+
+    const retried = await pay(refused.body.data.secureId, { cardToken: await token(GOOD), installments: "2" }, { ...JSON_HEADERS, "x-forwarded-for": "203.0.113.7, 10.0.0.1" });
+    expect(retried.status).toBe(201);
+    expect(retried.body.data).toMatchObject({ status: "paid", paymentMethod: "credit_card" });
+    const [t] = await getDb().select().from(transactions).where(eq(transactions.secureId, retried.body.data.secureId));
+    const [r] = await getDb().select().from(transactions).where(eq(transactions.secureId, refused.body.data.secureId));
+    expect(t).toMatchObject({ retryOfId: r.id, checkoutId: l.id, installments: 2, ip: "203.0.113.7", externalRef: "pedido-42", cardLastDigits: "4242" });
+    expect(t.customer).toEqual(r.customer);
+    expect(t.items).toEqual(r.items);
+
+    // The refused charge's page now follows the approved one; it cannot be tried again.
+    expect(await getCheckoutPageData(refused.body.data.secureId)).toEqual({ kind: "redirect", secureId: t.secureId });
+    expect((await status(refused.body.data.secureId)).body.data.next).toBe(t.secureId);
+    expect((await pay(refused.body.data.secureId, { cardToken: await token(GOOD) })).status).toBe(409);
+    expect((await getCheckoutPageData(l.secureId))?.kind === "link").toBe(true);
+    expect((await call("GET", `/api/v1/checkouts/${l.id}`, { auth: a.secretKey })).body.data.status).toBe("paid");
+  });
+
+  const bad: [string, string, Record<string, unknown>][] = [
+    ["no method", "method", { payer }],
+    ["a method the link does not offer", "method", { method: "boleto", payer }],
+    ["no payer", "payer", { method: "pix" }],
+    ["an invalid CPF", "payer.document", { method: "pix", payer: { ...payer, document: "111.444.777-36" } }],
+    ["a single name", "payer.name", { method: "pix", payer: { ...payer, name: "Maria" } }],
+    ["a bad e-mail", "payer.email", { method: "pix", payer: { ...payer, email: "maria@" } }],
+    ["a card without token", "cardToken", { method: "credit_card", payer }],
+  ];
+  it.each(bad)("refuses %s with a 400 naming %s", async (_n, field, body) => {
+    const l = await link({ methods: ["pix", "credit_card"] });
+    const res = await pay(l.secureId, body);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it("an expired link takes no payment", async () => {
+    const l = await link({ expiresInDays: 1 });
+    await getDb().update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.id, l.id));
+    expect((await getCheckoutPageData(l.secureId))?.kind === "link").toBe(true);
+    const res = await pay(l.secureId, { method: "pix", payer });
+    expect(res.status).toBe(422);
+  });
+
+  it("a card token of another account is refused, and no charge is recorded", async () => {
+    const other = await createTestAccount("Outra Loja");
+    const l = await link();
+    const res = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(GOOD, other.publicKey) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors?.[0]?.field).toBe("cardToken");
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(0);
+  });
+
+  it("stops offering another card after five refusals of one order", async () => {
+    const l = await link();
+    let current = (await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) })).body.data.secureId;
+    for (let i = 2; i <= 5; i++) {
+      const res = await pay(current, { cardToken: await token(NO_FUNDS) });
+      expect(res.body.data.status).toBe("refused");
+      current = res.body.data.secureId;
+    }
+    const data = await getCheckoutPageData(current);
+    expect(data?.kind === "transaction" && data.transaction.canRetry).toBe(false);
+    expect((await pay(current, { cardToken: await token(GOOD) })).status).toBe(422);
+    expect((await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(GOOD) })).status).toBe(422);
+  });
+});
+
+describe("trying another card on a charge made through the API", () => {
+  it("creates a new card charge for the same order, with the merchant's references", async () => {
+    const refused = await apiTransaction({ paymentMethod: "credit_card", ip: "10.0.0.1", card: { hash: await token(DECLINED) } });
+    expect(refused.status).toBe("refused");
+    const res = await pay(refused.secureId, { cardToken: await token(GOOD) });
+    expect(res.status).toBe(201);
+    const [t] = await getDb().select().from(transactions).where(eq(transactions.secureId, res.body.data.secureId));
+    expect(t).toMatchObject({
+      status: "paid",
+      retryOfId: refused.id,
+      checkoutId: null,
+      externalRef: "api-order-1",
+      postbackUrl: "http://127.0.0.1:9/hook",
+      metadata: "segredo do lojista",
+      ip: "127.0.0.1",
+      amount: 5000,
+    });
+    expect(t.customer).toMatchObject({ name: "João Souza", phone: "11987654321" });
+  });
+
+  it("a PIX, a paid card or an unknown id cannot be paid by card here", async () => {
+    const pix = await apiTransaction({ paymentMethod: "pix" });
+    expect((await pay(pix.secureId, { cardToken: "x" })).status).toBe(409);
+    const paid = await apiTransaction({ paymentMethod: "credit_card", ip: "10.0.0.1", card: { hash: await token(GOOD) } });
+    expect((await pay(paid.secureId, { cardToken: "x" })).status).toBe(409);
+    expect((await pay(randomUUID(), { cardToken: "x" })).status).toBe(404);
+  });
+});
