@@ -1,18 +1,29 @@
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { startDispatcher } from "@/lib/webhooks/dispatcher";
+import { cardSettlementJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 
-type Job = { name: string; enabled: () => boolean; start: () => () => void };
+/** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
+type Job = { name: string; enabled: () => boolean; start: () => () => void | Promise<void> };
 
 /**
  * Background loops that run in the app process (unless BACKGROUND_JOBS=off) or in `npm run worker`.
  * Each loop claims its work with FOR UPDATE SKIP LOCKED, so any number of processes may run them.
  */
 export type { Job };
-const JOBS: Job[] = [];
+const JOBS: Job[] = [
+  {
+    name: "webhook-dispatcher",
+    enabled: () => getEnv().webhookDispatcher,
+    start: () => startDispatcher().stop,
+  },
+  cardSettlementJob,
+  sandboxPayoutsJob,
+];
 
-const g = globalThis as unknown as { __araraJobs?: (() => void)[] };
+const g = globalThis as unknown as { __araraJobs?: (() => void | Promise<void>)[] };
 
-export function startBackgroundJobs(opts: { force?: boolean } = {}): () => void {
+export function startBackgroundJobs(opts: { force?: boolean } = {}): () => Promise<void> {
   if (g.__araraJobs) return () => stopAll();
   const env = getEnv();
   g.__araraJobs = [];
@@ -24,7 +35,8 @@ export function startBackgroundJobs(opts: { force?: boolean } = {}): () => void 
   return () => stopAll();
 }
 
-function stopAll() {
-  for (const stop of g.__araraJobs ?? []) stop();
+async function stopAll(): Promise<void> {
+  const stops = g.__araraJobs ?? [];
   g.__araraJobs = undefined;
+  await Promise.allSettled(stops.map((stop) => stop()));
 }

@@ -12,7 +12,7 @@ async function main() {
   const stop = startBackgroundJobs({ force: true });
   getLogger().info("worker started");
   const shutdown = async () => {
-    stop();
+    await stop(); // lets deliveries in flight finish and record their attempt
     await closeDb();
     process.exit(0);
   };
