@@ -1,0 +1,10 @@
+import { withApiKey } from "@/lib/http/handler";
+import { ok } from "@/lib/http/envelope";
+import { parseWith } from "@/lib/http/body";
+import { SandboxMoveRequest, sandboxMove } from "@/lib/services/sandbox-move";
+import { transactionResource } from "@/lib/services/transaction-view";
+
+export const PUT = withApiKey(async (_req, ctx) => {
+  const { status } = parseWith(SandboxMoveRequest, ctx.body, "request");
+  return ok(transactionResource(await sandboxMove(ctx, ctx.params.id, status)));
+});

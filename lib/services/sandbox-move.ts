@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { randomBase62 } from "@/lib/crypto";
+import { getDb } from "@/lib/db/client";
+import type { transactions } from "@/lib/db/schema";
+import { makeEnd2EndId } from "@/lib/domain/pix/end2end";
+import {
+  canSandboxMove,
+  SANDBOX_TEST_MOVES,
+  TRANSACTION_STATUSES,
+  type PaymentMethod,
+  type TransactionStatus,
+} from "@/lib/domain/status";
+import { getEnv } from "@/lib/env";
+import type { ServiceContext } from "./context";
+import { ServiceError, unprocessable } from "./errors";
+import { getTransaction } from "./get-transaction";
+import { refundTransaction } from "./refund-transaction";
+import { moveTransaction } from "./transitions";
+import type { TransactionRow } from "./transaction-view";
+
+/**
+ * ISPB written into the end-to-end id of PIX payments simulated by the sandbox PSP. ISPBs are the
+ * 8-digit codes the Banco Central assigns to institutions; 99999999 is not assigned to any, so a
+ * sandbox end2end id can never be mistaken for a real settlement.
+ */
+export const SANDBOX_PSP_ISPB = "99999999";
+
+const DAY_MS = 86_400_000;
+
+/** Body of `PUT /api/v1/transactions/{id}/test`: the status to move to (any case). */
+export const SandboxMoveRequest = z.object({
+  status: z
+    .string({ error: "is required" })
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(TRANSACTION_STATUSES, { error: `must be one of ${SANDBOX_TEST_MOVES.join(", ")}` })),
+});
+
+/** The columns a simulated event sets along with the status (what the PSP or acquirer would report). */
+function patchFor(t: TransactionRow, to: TransactionStatus, now: Date): Partial<typeof transactions.$inferInsert> {
+  const from = t.status;
+  if (to === "paid" && (from === "pending" || from === "processing")) {
+    if (t.paymentMethod === "pix") {
+      return { paidAt: now, paidAmount: t.amount, pixEnd2end: makeEnd2EndId(SANDBOX_PSP_ISPB, now, randomBase62(11)) };
+    }
+    if (t.paymentMethod === "credit_card") {
+      // An asynchronous approval: funds wait for settlement like a card approved at creation.
+      const days = getEnv().cardSettlementDays;
+      const settlement = days === 0 ? { settleAt: null, settledAt: now } : { settleAt: new Date(now.getTime() + days * DAY_MS), settledAt: null };
+      return { paidAt: now, paidAmount: t.amount, ...settlement };
+    }
+    return { paidAt: now, paidAmount: t.amount }; // boleto cleared
+  }
+  if (to === "refused") return { refusedReason: "card_declined" };
+  return {}; // processing, chargeback, protest, protest won or lost: the status (and the ledger) only
+}
+
+/**
+ * `PUT /api/v1/transactions/{id}/test`: moves a test transaction as the sandbox PSP or acquirer
+ * would: pay a PIX, clear a boleto, processing, refund (the whole rest, through the refund verb),
+ * chargeback, protest (`in_protest`), protest won (`paid`) or lost (`chargedback`). Only moves of the
+ * transition table; each writes its timeline entry, ledger journal and webhook in one db transaction.
+ * A PIX or boleto past its expiry can no longer be paid (422 "expired").
+ */
+export async function sandboxMove(ctx: ServiceContext, rawId: string | number, to: TransactionStatus): Promise<TransactionRow> {
+  const t = await getTransaction(ctx, rawId);
+  if (t.livemode) {
+    throw new ServiceError("forbidden", `Transaction ${t.id} is live; only test transactions can be moved in the sandbox.`);
+  }
+  const from = t.status as TransactionStatus;
+  const method = t.paymentMethod as PaymentMethod;
+  if (!canSandboxMove(method, from, to)) {
+    throw unprocessable(`A ${method} transaction cannot move from ${from} to ${to} in the sandbox.`);
+  }
+  if (from === "pending" && (to === "paid" || to === "processing") && t.expiresAt && t.expiresAt.getTime() < ctx.now.getTime()) {
+    const what = method === "boleto" ? "boleto" : "PIX charge";
+    throw unprocessable(`This ${what} expired at ${t.expiresAt.toISOString()} and can no longer be paid.`);
+  }
+  if (to === "refunded") return refundTransaction(ctx, t.id, {});
+  // The conditional UPDATE in moveTransaction makes a concurrent move of the same row a clean 409.
+  return getDb().transaction((tx) => moveTransaction(tx, ctx, { transaction: t, to, patch: patchFor(t, to, ctx.now) }));
+}
