@@ -1,0 +1,102 @@
+/**
+ * What the gateway needs from the outside world to take a payment: a card acquirer, a PIX PSP and a
+ * boleto issuer. The API and the services only talk to these interfaces; a real acquirer or PSP is a
+ * new implementation registered in `registry.ts`, with no change above this layer.
+ */
+import type { CardBrand } from "@/lib/domain/card/brand";
+
+/** The card as the acquirer receives it: from a consumed card token, held in memory only. */
+export type CardData = {
+  number: string;
+  holderName: string;
+  /** "MM" */
+  expirationMonth: string;
+  /** "YYYY" */
+  expirationYear: string;
+  cvv: string;
+  brand: CardBrand;
+};
+
+/** Why an acquirer refused a card; stored as the transaction's `refusedReason`. */
+export const REFUSAL_REASONS = ["card_declined", "insufficient_funds", "expired_card", "processing_error"] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+export type AuthorizeInput = {
+  card: CardData;
+  /** Centavos. */
+  amount: number;
+  installments: number;
+  /** Our reference for the charge (the transaction's secureId): the decision comes before the row exists. */
+  reference: string;
+  /** The merchant, for the statement descriptor and the acquirer's records. */
+  merchant: { id: number; name: string };
+  /** The payer's IP, for the acquirer's anti-fraud. */
+  ip: string;
+  now: Date;
+};
+
+export type AuthorizeResult =
+  | { approved: true; authorizationCode: string; reason?: undefined }
+  | { approved: false; reason: RefusalReason; authorizationCode: null };
+
+export interface CardAcquirer {
+  /** Authorizes and captures at once: the API's card charge is synchronous and reads `paid` when approved. */
+  authorize(input: AuthorizeInput): Promise<AuthorizeResult>;
+}
+
+export type PixChargeInput = {
+  transactionId: number;
+  /** The transaction's secureId (UUID): with the id it makes the txid unique and unguessable. */
+  secureId: string;
+  /** Centavos. */
+  amount: number;
+  merchant: { name: string; city: string; pixKey: string };
+  expiresInDays: number;
+  now: Date;
+};
+
+export type PixCharge = {
+  /** The BR Code (copy-and-paste payload). */
+  qrcode: string;
+  txid: string;
+  expiresAt: Date;
+};
+
+export interface PixProvider {
+  createCharge(input: PixChargeInput): Promise<PixCharge>;
+}
+
+export type BoletoIssueInput = {
+  transactionId: number;
+  /** Centavos. */
+  amount: number;
+  expiresInDays: number;
+  payer: { name: string; document: string };
+  merchant: { name: string; document: string };
+  now: Date;
+};
+
+export type IssuedBoleto = {
+  /** 44 digits. */
+  barcode: string;
+  /** 47 digits, without dots and spaces. */
+  digitableLine: string;
+  /** YYYY-MM-DD (Brasília calendar day). */
+  dueDate: string;
+  /** The payer may pay until the end of the due day (Brasília time). */
+  expiresAt: Date;
+  /** The issuer's own reference for the slip (nosso número). */
+  reference: string;
+};
+
+export interface BoletoProvider {
+  issue(input: BoletoIssueInput): Promise<IssuedBoleto>;
+}
+
+/** One processor handles all three methods; `name` is what the API shows as `acquirerType`. */
+export type Processor = {
+  name: string;
+  card: CardAcquirer;
+  pix: PixProvider;
+  boleto: BoletoProvider;
+};
