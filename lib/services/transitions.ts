@@ -49,6 +49,8 @@ export type MoveInput = {
   to: TransactionStatus;
   /** Column changes that go with the move (paidAt, paidAmount, pixEnd2end, refundedAmount...). */
   patch?: Partial<typeof transactions.$inferInsert>;
+  /** Money the move is about, recorded on the timeline entry (the amount of a full refund). */
+  amount?: number | null;
 };
 
 /**
@@ -74,7 +76,7 @@ export async function moveTransaction(tx: Tx, ctx: Ctx, input: MoveInput): Promi
     fromStatus: from,
     toStatus: input.to,
     cause: transition.cause satisfies TransitionCause,
-    amount: null,
+    amount: input.amount ?? null,
     actor: ctx.actor,
     createdAt: ctx.now,
   });
