@@ -1,0 +1,123 @@
+/**
+ * Requests of the money endpoints: refunds, cash-outs (PIX Out), balance statement and cash-out
+ * list. Lenient where clients of the gateway family differ: amounts as numbers or numeric strings,
+ * PIX key types in any case and under the names other gateways use ("random", "telefone").
+ */
+import { z } from "zod";
+import { CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
+import { ENTRY_TYPES } from "@/lib/domain/ledger";
+import { PageQuery } from "@/lib/http/pagination";
+
+const need = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
+});
+
+/** Centavos as a number or a string of digits ("1500"). */
+const centavos = (what: string, max: number) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/)], need("an integer number of centavos"))
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int("must be an integer number of centavos (R$ 10,00 is 1000)")
+        .min(1, "must be at least 1 centavo")
+        .max(max, `must be at most ${max}`),
+    )
+    .meta({ description: `${what}, in centavos` });
+
+const optionalText = (max: number) =>
+  z
+    .union([z.string(), z.number()], need("a string"))
+    .transform((v) => String(v).trim())
+    .pipe(z.string().max(max, `must have at most ${max} characters`))
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const httpUrl = z
+  .string(need("an http:// or https:// URL"))
+  .trim()
+  .max(2048, "must have at most 2048 characters")
+  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), { message: "must be an absolute http:// or https:// URL" });
+
+export const RefundRequest = z
+  .object({
+    amount: centavos("How much to refund; default: all that is still refundable (paidAmount - refundedAmount)", MAX_CASH_OUT_AMOUNT)
+      .nullish()
+      .transform((v) => v ?? undefined),
+  })
+  .meta({
+    id: "RefundTransaction",
+    description:
+      "Full or partial refund of a paid transaction. A partial refund keeps the status paid and grows refundedAmount (no webhook: " +
+      "webhooks are sent on status changes); the refund that reaches paidAmount moves it to refunded (webhook `refunded`).",
+  });
+export type RefundRequest = z.output<typeof RefundRequest>;
+
+export const CashOutRequest = z
+  .object({
+    amount: centavos("Amount to transfer (the fee is debited on top)", MAX_CASH_OUT_AMOUNT),
+    pixKey: z
+      .union([z.string(), z.number()], need("a PIX key"))
+      .transform((v) => String(v).trim())
+      .pipe(z.string().min(1, "is required").max(100, "must have at most 100 characters"))
+      .meta({ description: "Destination PIX key: CPF, CNPJ, e-mail, +55 phone or random key (EVP)" }),
+    pixKeyType: z
+      .string(need("one of: cpf, cnpj, email, phone, evp"))
+      .max(40)
+      .nullish()
+      .transform((v) => v ?? null)
+      .meta({ description: "cpf, cnpj, email, phone or evp, any case (also random, telefone); inferred from the key when absent" }),
+    description: optionalText(140).meta({ description: "Shown to you in the statement and the dashboard" }),
+    externalRef: optionalText(200).meta({ description: "Your identifier for this cash-out" }),
+    postbackUrl: httpUrl
+      .nullish()
+      .transform((v) => v || null)
+      .meta({ description: "Receives a `cash_out` webhook on each status change" }),
+  })
+  .meta({ id: "CashOutRequest", description: "A PIX transfer out of the available balance. Unknown fields are ignored." });
+export type CashOutRequest = z.output<typeof CashOutRequest>;
+export type CashOutInput = z.input<typeof CashOutRequest>;
+
+const commaList = <T extends string>(allowed: readonly T[]) =>
+  z
+    .string()
+    .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
+    .refine((xs) => xs.length > 0 && xs.every((x) => (allowed as readonly string[]).includes(x)), {
+      message: `must be a comma-separated list of: ${allowed.join(", ")}`,
+    })
+    .transform((xs) => xs as T[]);
+
+const dateParam = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be an ISO 8601 date or date-time" })
+  .meta({ description: "ISO 8601 date or date-time (a date-only `to` includes that whole day, UTC)" });
+
+export const ListCashOutsQuery = PageQuery.extend({
+  status: commaList(CASH_OUT_STATUSES).optional().meta({ description: "pending, processing, completed, failed (comma list)" }),
+  externalRef: z.string().max(200).optional(),
+  from: dateParam.optional(),
+  to: dateParam.optional(),
+});
+export type ListCashOutsQuery = z.output<typeof ListCashOutsQuery>;
+
+export const STATEMENT_ACCOUNTS = ["available", "waiting_funds"] as const;
+export type StatementAccount = (typeof STATEMENT_ACCOUNTS)[number];
+export const STATEMENT_MAX_LIMIT = 100;
+
+export const StatementQuery = z.object({
+  from: dateParam.optional(),
+  to: dateParam.optional(),
+  type: commaList(ENTRY_TYPES).optional().meta({ description: `Entry types (comma list): ${ENTRY_TYPES.join(", ")}` }),
+  account: commaList(STATEMENT_ACCOUNTS)
+    .optional()
+    .meta({ description: "available, waiting_funds (comma list); default both" }),
+  cursor: z.string().max(200).optional().meta({ description: "nextCursor of the previous page" }),
+  limit: z.coerce
+    .number()
+    .int(`must be from 1 to ${STATEMENT_MAX_LIMIT}`)
+    .min(1, `must be from 1 to ${STATEMENT_MAX_LIMIT}`)
+    .max(STATEMENT_MAX_LIMIT, `must be from 1 to ${STATEMENT_MAX_LIMIT}`)
+    .default(50),
+});
+export type StatementQuery = z.output<typeof StatementQuery>;
