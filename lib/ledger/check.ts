@@ -1,0 +1,222 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import type { TransactionRow } from "@/lib/services/transaction-view";
+import { waitingShare } from "./transaction-journals";
+
+/**
+ * The ledger's invariants, checked against the database (`npm run ledger:check`, and the tests):
+ *
+ * 1. every journal has postings and they sum to zero;
+ * 2. every account's balance equals the sum of its postings and its latest posting's balanceAfter;
+ * 3. each posting's balanceAfter is the previous one's plus its amount (walking the account in order);
+ * 4. a merchant's available balance went below zero only through a chargeback, and waiting_funds
+ *    and reserved never did;
+ * 5. each transaction has one payment journal if it was ever paid and none otherwise, and its
+ *    refund postings add up to its refundedAmount;
+ * 6. card funds: a settled sale has nothing left in waiting_funds, an unsettled one has exactly the
+ *    share the journals derive from its row, and nothing waits without a settlement date;
+ * 7. cash-outs: amount + fee was debited from available (returned if it failed) and sits in
+ *    reserved exactly while the cash-out is pending or processing.
+ *
+ * Read-only. Violations are sentences naming the rows, for a person to act on.
+ */
+export type LedgerCheckResult = {
+  ok: boolean;
+  violations: string[];
+  stats: { accounts: number; journals: number; postings: number; cashOuts: number; transactions: number };
+};
+
+const MAX_PER_CHECK = 200;
+
+type Row = Record<string, unknown>;
+
+async function rows(db: Queryable, query: SQL): Promise<Row[]> {
+  // postgres.js returns the rows as an array, PGlite as { rows }.
+  const r = (await db.execute(query)) as unknown;
+  return (Array.isArray(r) ? r : (r as { rows: Row[] }).rows) as Row[];
+}
+
+const n = (v: unknown) => Number(v ?? 0);
+
+export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
+  const violations: string[] = [];
+
+  for (const r of await rows(
+    db,
+    sql`select j.id, j.kind, coalesce(sum(p.amount), 0)::text as total, count(p.id)::int as postings
+        from ledger_journals j left join ledger_postings p on p.journal_id = j.id
+        group by j.id, j.kind
+        having coalesce(sum(p.amount), 0) <> 0 or count(p.id) = 0
+        order by j.id limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(
+      n(r.postings) === 0
+        ? `journal ${r.id} (${r.kind}) has no postings`
+        : `journal ${r.id} (${r.kind}) postings sum to ${n(r.total)}, not 0`,
+    );
+  }
+
+  for (const r of await rows(
+    db,
+    sql`select a.id, a.company_id, a.kind, a.balance::text as balance,
+               coalesce(s.total, 0)::text as total, coalesce(l.balance_after, 0)::text as latest
+        from ledger_accounts a
+        left join (select account_id, sum(amount) as total from ledger_postings group by account_id) s on s.account_id = a.id
+        left join lateral (select balance_after from ledger_postings p where p.account_id = a.id order by p.id desc limit 1) l on true
+        where a.balance <> coalesce(s.total, 0) or a.balance <> coalesce(l.balance_after, 0)
+        order by a.id limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(
+      `account ${r.id} (${r.company_id === null ? "platform" : `company ${r.company_id}`} ${r.kind}) balance ${n(r.balance)} but postings sum to ${n(r.total)} and the latest balanceAfter is ${n(r.latest)}`,
+    );
+  }
+
+  for (const r of await rows(
+    db,
+    sql`select id, account_id, amount::text as amount, balance_after::text as balance_after, prev::text as prev from (
+          select p.id, p.account_id, p.amount, p.balance_after,
+                 coalesce(lag(p.balance_after) over (partition by p.account_id order by p.id), 0) as prev
+          from ledger_postings p) x
+        where balance_after <> prev + amount
+        order by id limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(
+      `posting ${r.id} on account ${r.account_id}: balanceAfter ${n(r.balance_after)} is not the previous ${n(r.prev)} plus ${n(r.amount)}`,
+    );
+  }
+
+  for (const r of await rows(
+    db,
+    sql`select p.id, a.company_id, a.kind, p.entry_type, p.amount::text as amount, p.balance_after::text as balance_after
+        from ledger_postings p join ledger_accounts a on a.id = p.account_id
+        where a.company_id is not null and p.balance_after < 0
+          and ((a.kind = 'available' and p.amount < 0 and p.entry_type <> 'chargeback') or a.kind <> 'available')
+        order by p.id limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(
+      r.kind === "available"
+        ? `posting ${r.id}: company ${r.company_id} available went to ${n(r.balance_after)} through a ${r.entry_type} of ${n(r.amount)} (only a chargeback may overdraw)`
+        : `posting ${r.id}: company ${r.company_id} ${r.kind} went negative (${n(r.balance_after)}) through a ${r.entry_type}`,
+    );
+  }
+
+  for (const r of await rows(
+    db,
+    sql`select t.id, t.status, t.refunded_amount::text as refunded_amount,
+               (select count(*) from ledger_journals j where j.transaction_id = t.id and j.kind = 'payment')::int as payments,
+               coalesce((select -sum(p.amount) from ledger_journals j
+                           join ledger_postings p on p.journal_id = j.id
+                           join ledger_accounts a on a.id = p.account_id and a.company_id is not null
+                         where j.transaction_id = t.id and j.kind = 'refund'), 0)::text as refunds
+        from transactions t
+        where (select count(*) from ledger_journals j where j.transaction_id = t.id and j.kind = 'payment')
+                <> (case when t.status in ('paid', 'refunded', 'chargedback', 'in_protest') then 1 else 0 end)
+           or coalesce((select -sum(p.amount) from ledger_journals j
+                          join ledger_postings p on p.journal_id = j.id
+                          join ledger_accounts a on a.id = p.account_id and a.company_id is not null
+                        where j.transaction_id = t.id and j.kind = 'refund'), 0) <> t.refunded_amount
+        order by t.id limit ${MAX_PER_CHECK}`,
+  )) {
+    if (n(r.refunds) !== n(r.refunded_amount)) {
+      violations.push(`transaction ${r.id}: refundedAmount is ${n(r.refunded_amount)} but its refund postings total ${n(r.refunds)}`);
+    } else {
+      violations.push(`transaction ${r.id} (${r.status}) has ${r.payments} payment journal(s)`);
+    }
+  }
+
+  const waitingRows = await rows(
+    db,
+    sql`select t.id, t.settled_at is not null as settled, t.settle_at is null as no_date,
+               coalesce(w.total, 0)::text as waiting
+        from transactions t
+        left join (select j.transaction_id, sum(p.amount) as total from ledger_journals j
+                     join ledger_postings p on p.journal_id = j.id
+                     join ledger_accounts a on a.id = p.account_id and a.kind = 'waiting_funds'
+                   where j.transaction_id is not null group by j.transaction_id) w on w.transaction_id = t.id
+        where t.payment_method = 'credit_card' and (t.settled_at is null or coalesce(w.total, 0) <> 0)
+        order by t.id`,
+  );
+  const unsettledIds: number[] = [];
+  for (const r of waitingRows) {
+    const waiting = n(r.waiting);
+    if (r.settled && waiting !== 0) violations.push(`transaction ${r.id} is settled but still has ${waiting} in waiting_funds`);
+    else if (!r.settled && waiting < 0) violations.push(`transaction ${r.id} has a negative waiting_funds share (${waiting})`);
+    else if (!r.settled && waiting > 0 && r.no_date) {
+      violations.push(`transaction ${r.id} has ${waiting} in waiting_funds and no settlement date (settleAt): it would never settle`);
+    }
+    if (!r.settled) unsettledIds.push(n(r.id));
+  }
+  if (unsettledIds.length) {
+    const waitingById = new Map(waitingRows.map((r) => [n(r.id), n(r.waiting)]));
+    for (let i = 0; i < unsettledIds.length; i += 500) {
+      const chunk = unsettledIds.slice(i, i + 500);
+      const txs = await rows(
+        db,
+        sql`select id, status, payment_method, amount::text as amount, paid_amount::text as paid_amount,
+                   refunded_amount::text as refunded_amount, fee_estimated::text as fee_estimated, settled_at
+            from transactions where id in (${sql.join(chunk.map((id) => sql`${id}`), sql`, `)})`,
+      );
+      for (const t of txs) {
+        const expected = waitingShare({
+          status: t.status,
+          paymentMethod: t.payment_method,
+          amount: n(t.amount),
+          paidAmount: n(t.paid_amount),
+          refundedAmount: n(t.refunded_amount),
+          feeEstimated: n(t.fee_estimated),
+          settledAt: t.settled_at ? new Date(String(t.settled_at)) : null,
+        } as TransactionRow);
+        const actual = waitingById.get(n(t.id)) ?? 0;
+        if (actual !== expected) {
+          violations.push(`transaction ${t.id} (${t.status}) has ${actual} in waiting_funds; its journals should leave ${expected}`);
+        }
+      }
+    }
+  }
+
+  for (const r of await rows(
+    db,
+    sql`select c.id, c.status, (c.amount + c.fee)::text as due,
+               coalesce(sum(p.amount) filter (where a.kind = 'reserved'), 0)::text as reserved,
+               coalesce(-sum(p.amount) filter (where a.kind = 'available'), 0)::text as debited
+        from cash_outs c
+        left join ledger_journals j on j.cash_out_id = c.id
+        left join ledger_postings p on p.journal_id = j.id
+        left join ledger_accounts a on a.id = p.account_id
+        group by c.id, c.status, c.amount, c.fee
+        having (c.status in ('pending', 'processing') and coalesce(sum(p.amount) filter (where a.kind = 'reserved'), 0) <> c.amount + c.fee)
+            or (c.status in ('completed', 'failed') and coalesce(sum(p.amount) filter (where a.kind = 'reserved'), 0) <> 0)
+            or (c.status in ('pending', 'processing', 'completed') and coalesce(-sum(p.amount) filter (where a.kind = 'available'), 0) <> c.amount + c.fee)
+            or (c.status = 'failed' and coalesce(sum(p.amount) filter (where a.kind = 'available'), 0) <> 0)
+            or c.status not in ('pending', 'processing', 'completed', 'failed')
+        order by c.id limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(
+      `cash-out ${r.id} (${r.status}, amount + fee ${n(r.due)}): ${n(r.debited)} net debited from available, ${n(r.reserved)} in reserved`,
+    );
+  }
+
+  const [stats] = await rows(
+    db,
+    sql`select (select count(*) from ledger_accounts)::int as accounts, (select count(*) from ledger_journals)::int as journals,
+               (select count(*) from ledger_postings)::int as postings, (select count(*) from cash_outs)::int as cash_outs,
+               (select count(*) from transactions)::int as transactions`,
+  );
+  return {
+    ok: violations.length === 0,
+    violations,
+    stats: {
+      accounts: n(stats.accounts),
+      journals: n(stats.journals),
+      postings: n(stats.postings),
+      cashOuts: n(stats.cash_outs),
+      transactions: n(stats.transactions),
+    },
+  };
+}
+
+export function ledgerCheckSummary(r: LedgerCheckResult): string {
+  const s = r.stats;
+  const counts = `${s.journals} journals, ${s.postings} postings, ${s.accounts} accounts, ${s.transactions} transactions, ${s.cashOuts} cash-outs`;
+  return r.ok ? `ledger ok: ${counts}; every invariant holds` : `ledger has ${r.violations.length} violation(s) in ${counts}`;
+}

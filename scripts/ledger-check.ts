@@ -1,0 +1,24 @@
+import { closeDb, getDb } from "@/lib/db/client";
+import { checkLedger, ledgerCheckSummary } from "@/lib/ledger/check";
+
+/**
+ * `npm run ledger:check`: verifies the ledger of the configured database (DATABASE_URL, or the
+ * embedded one in PGLITE_DIR). Read-only. Exit 0 with a one-line summary, or 1 listing violations.
+ */
+async function main() {
+  const result = await checkLedger(getDb());
+  if (result.ok) {
+    console.log(ledgerCheckSummary(result));
+  } else {
+    for (const v of result.violations) console.error(`- ${v}`);
+    console.error(ledgerCheckSummary(result));
+  }
+  await closeDb();
+  process.exit(result.ok ? 0 : 1);
+}
+
+main().catch(async (e) => {
+  console.error(`ledger check could not run: ${e instanceof Error ? e.message : String(e)}`);
+  await closeDb().catch(() => {});
+  process.exit(1);
+});
