@@ -65,3 +65,24 @@ export function clientIp(headers: Record<string, string | string[] | undefined> 
   const parts = value.split(",").map((s) => s.trim()).filter(Boolean);
   return parts[parts.length - 1] ?? "unknown";
 }
+
+/** Sign-ups per IP: an account is cheap to create, so a script must not mint thousands. */
+export const SIGNUP_LIMIT = { perIp: 10, windowSeconds: 60 * 60 } as const;
+
+const gs = globalThis as unknown as { __araraSignupLimiter?: RateLimiterMemory };
+
+/** Counts one sign-up attempt; returns the seconds to wait when the IP is over the limit, else null. */
+export async function takeSignupSlot(ip: string): Promise<number | null> {
+  gs.__araraSignupLimiter ??= new RateLimiterMemory({
+    keyPrefix: "signup-ip",
+    points: SIGNUP_LIMIT.perIp,
+    duration: SIGNUP_LIMIT.windowSeconds,
+  });
+  try {
+    await gs.__araraSignupLimiter.consume(ip);
+    return null;
+  } catch (res) {
+    const ms = (res as { msBeforeNext?: number }).msBeforeNext ?? SIGNUP_LIMIT.windowSeconds * 1000;
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+}

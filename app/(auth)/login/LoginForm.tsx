@@ -1,0 +1,81 @@
+"use client";
+
+import { useState } from "react";
+import { signIn } from "next-auth/react";
+import s from "@/components/dashboard/auth.module.css";
+import ui from "@/components/dashboard/ui.module.css";
+
+const THROTTLED = "throttled:";
+
+function messageFor(error: string): string {
+  if (error === "CredentialsSignin") return "E-mail ou senha incorretos.";
+  if (error.startsWith(THROTTLED)) {
+    const seconds = Number(error.slice(THROTTLED.length)) || 900;
+    const minutes = Math.ceil(seconds / 60);
+    return `Muitas tentativas de acesso sem sucesso. Por segurança, o acesso foi bloqueado temporariamente: tente de novo em ${minutes} ${minutes === 1 ? "minuto" : "minutos"}.`;
+  }
+  return "Não foi possível entrar agora. Tente novamente em instantes.";
+}
+
+export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [show, setShow] = useState(false);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setPending(true);
+    setError(null);
+    try {
+      const res = await signIn("credentials", {
+        redirect: false,
+        email: String(form.get("email") ?? ""),
+        password: String(form.get("password") ?? ""),
+      });
+      if (!res || res.error || !res.ok) {
+        setError(messageFor(res?.error ?? ""));
+        setPending(false);
+        return;
+      }
+      // A full navigation, so every server component renders with the new session cookie.
+      window.location.assign(callbackUrl);
+    } catch {
+      setError("Não foi possível entrar agora. Verifique sua conexão e tente novamente.");
+      setPending(false);
+    }
+  }
+
+  return (
+    <form className={ui.form} onSubmit={onSubmit} noValidate={false}>
+      {error && (
+        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
+          {error}
+        </div>
+      )}
+      <div className={ui.field}>
+        <label htmlFor="email">E-mail</label>
+        <input id="email" name="email" type="email" autoComplete="username" required className={ui.input} autoFocus />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor="password">Senha</label>
+        <div className={s.passwordRow}>
+          <input
+            id="password"
+            name="password"
+            type={show ? "text" : "password"}
+            autoComplete="current-password"
+            required
+            className={ui.input}
+          />
+          <button type="button" className={s.reveal} onClick={() => setShow((v) => !v)} aria-pressed={show}>
+            {show ? "Ocultar" : "Mostrar"}
+          </button>
+        </div>
+      </div>
+      <button type="submit" className={ui.button} disabled={pending}>
+        {pending ? "Entrando…" : "Entrar"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDashboardContext } from "@/lib/auth/session";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { getEnv } from "@/lib/env";
+import { DEMO } from "@/lib/services/demo-merchant";
+import { LoginForm } from "./LoginForm";
+import s from "@/components/dashboard/auth.module.css";
+import ui from "@/components/dashboard/ui.module.css";
+
+export const metadata: Metadata = { title: "Entrar" };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const sp = await searchParams;
+  const callbackUrl = safeCallbackUrl(typeof sp.callbackUrl === "string" ? sp.callbackUrl : undefined);
+  if (await getDashboardContext()) redirect(callbackUrl);
+  const demo = getEnv().demoMerchant;
+  return (
+    <>
+      <h1>Entrar no painel</h1>
+      <p>Acompanhe vendas, saldo e saques da sua conta.</p>
+      {sp.signedOut && (
+        <div className={`${ui.alert} ${ui.alertInfo}`} role="status" style={{ marginBottom: 16 }}>
+          Você saiu da sua conta.
+        </div>
+      )}
+      <LoginForm callbackUrl={callbackUrl} />
+      <p className={s.switch}>
+        Ainda não tem conta? <Link href="/signup">Criar conta</Link>
+      </p>
+      {demo && (
+        <div className={`${ui.alert} ${ui.alertInfo} ${s.demo}`}>
+          <strong>Conta de demonstração</strong>
+          E-mail <code>{DEMO.email}</code> · senha <code>{DEMO.password}</code>
+        </div>
+      )}
+    </>
+  );
+}

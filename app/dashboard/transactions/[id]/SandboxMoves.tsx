@@ -1,0 +1,32 @@
+"use client";
+
+import { useActionState } from "react";
+import type { ActionState } from "@/lib/auth/action";
+import { sandboxMoveAction } from "./actions";
+import ui from "@/components/dashboard/ui.module.css";
+
+export function SandboxMoves({ transactionId, moves }: { transactionId: number; moves: { to: string; label: string }[] }) {
+  const [state, formAction, pending] = useActionState<ActionState, FormData>(sandboxMoveAction, { status: "idle" });
+  return (
+    <div className={ui.form}>
+      {state.status === "ok" && (
+        <div className={`${ui.alert} ${ui.alertSuccess}`} role="status">
+          {state.message}
+        </div>
+      )}
+      {state.status === "error" && (
+        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
+          {state.message}
+        </div>
+      )}
+      <form action={formAction} className={ui.buttonRow}>
+        <input type="hidden" name="transactionId" value={transactionId} />
+        {moves.map((m) => (
+          <button key={m.to} type="submit" name="to" value={m.to} className={`${ui.button} ${ui.secondary}`} disabled={pending}>
+            {m.label}
+          </button>
+        ))}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
+import { isTransactionStatus } from "@/lib/domain/status";
+import { formatBRL } from "@/lib/domain/money";
+import { refundTransaction } from "@/lib/services/refund-transaction";
+import { sandboxMove } from "@/lib/services/sandbox-move";
+import { redeliverEvent } from "@/lib/services/redeliver-event";
+import { parseReais } from "@/components/dashboard/money-input";
+import { STATUS_LABEL } from "@/components/dashboard/format";
+
+const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && /^\d{1,15}$/.test(v) ? v : null);
+
+/** Full refund (no amount) or partial (amount in reais, as typed). */
+export async function refundAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const id = idOf(formData.get("transactionId"));
+    if (!id) return { status: "error", message: "Transação inválida." };
+    let amount: number | undefined;
+    if (formData.get("mode") === "partial") {
+      const cents = parseReais(String(formData.get("amount") ?? ""));
+      if (cents === null || cents < 1) return fieldError("Revise o valor.", "amount", "Informe um valor em reais, como 12,50.");
+      amount = cents;
+    }
+    const t = await refundTransaction(ctx, id, { amount });
+    revalidatePath(`/dashboard/transactions/${id}`);
+    revalidatePath("/dashboard", "layout");
+    return {
+      status: "ok",
+      message:
+        t.status === "refunded"
+          ? `Transação reembolsada: ${formatBRL(t.refundedAmount)} no total.`
+          : `Reembolso parcial feito. Total reembolsado: ${formatBRL(t.refundedAmount)}.`,
+    };
+  });
+}
+
+/** Sandbox: move a test transaction as the PSP or acquirer would (pay, chargeback, protest...). */
+export async function sandboxMoveAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const id = idOf(formData.get("transactionId"));
+    const to = String(formData.get("to") ?? "");
+    if (!id || !isTransactionStatus(to)) return { status: "error", message: "Movimento inválido." };
+    const t = await sandboxMove(ctx, id, to);
+    revalidatePath(`/dashboard/transactions/${id}`);
+    return { status: "ok", message: `Status alterado para ${STATUS_LABEL[t.status] ?? t.status}.` };
+  });
+}
+
+/** Sends a webhook event again now (logged as a manual attempt). */
+export async function redeliverAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const eventId = idOf(formData.get("eventId"));
+    const transactionId = idOf(formData.get("transactionId"));
+    if (!eventId) return { status: "error", message: "Evento inválido." };
+    const r = await redeliverEvent(ctx, eventId);
+    if (transactionId) revalidatePath(`/dashboard/transactions/${transactionId}`);
+    const last = r.attempts[r.attempts.length - 1];
+    return r.delivered
+      ? { status: "ok", message: `Reenviado com sucesso (HTTP ${last?.httpStatus ?? "2xx"}).` }
+      : {
+          status: "error",
+          message: `O reenvio falhou: ${last?.httpStatus ? `HTTP ${last.httpStatus}` : (last?.error ?? "sem resposta")}.`,
+        };
+  });
+}

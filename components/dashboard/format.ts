@@ -1,0 +1,154 @@
+/**
+ * Portuguese labels and pt-BR formatting for the dashboard. Dates are shown in Brasília time
+ * whatever the server's zone. Pure: usable from server and client components.
+ */
+import { formatBRL } from "@/lib/domain/money";
+
+export { formatBRL };
+
+const TZ = "America/Sao_Paulo";
+
+const dateTimeFmt = new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short", timeStyle: "short" });
+const dateTimeSecFmt = new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short", timeStyle: "medium" });
+const dateFmt = new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short" });
+const longDateFmt = new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, day: "numeric", month: "long", year: "numeric" });
+
+const toDate = (d: Date | string) => (typeof d === "string" ? new Date(d) : d);
+
+export const formatDateTime = (d: Date | string) => dateTimeFmt.format(toDate(d));
+export const formatDateTimeSeconds = (d: Date | string) => dateTimeSecFmt.format(toDate(d));
+export const formatDate = (d: Date | string) => dateFmt.format(toDate(d));
+export const formatLongDate = (d: Date | string) => longDateFmt.format(toDate(d));
+
+/** "20/03" for a YYYY-MM-DD day. */
+export function formatDayMonth(ymd: string): string {
+  const [, m, d] = ymd.split("-");
+  return `${d}/${m}`;
+}
+
+export function formatPercent(ratio: number | null): string {
+  if (ratio === null) return "—";
+  return new Intl.NumberFormat("pt-BR", { style: "percent", maximumFractionDigits: 1 }).format(ratio);
+}
+
+export function formatInt(n: number): string {
+  return new Intl.NumberFormat("pt-BR").format(n);
+}
+
+/** Short BRL for chart axes: "R$ 0", "R$ 950", "R$ 1,2 mil", "R$ 3,4 mi". */
+export function formatBRLCompact(cents: number): string {
+  const reais = cents / 100;
+  if (Math.abs(reais) >= 1_000_000) return `R$ ${(reais / 1_000_000).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} mi`;
+  if (Math.abs(reais) >= 1_000) return `R$ ${(reais / 1_000).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} mil`;
+  return `R$ ${reais.toLocaleString("pt-BR", { maximumFractionDigits: 0 })}`;
+}
+
+export const STATUS_LABEL: Record<string, string> = {
+  pending: "Pendente",
+  processing: "Processando",
+  paid: "Pago",
+  approved: "Aprovado",
+  refused: "Recusado",
+  refunded: "Reembolsado",
+  chargedback: "Chargeback",
+  in_protest: "Em contestação",
+};
+
+export const METHOD_LABEL: Record<string, string> = {
+  pix: "PIX",
+  credit_card: "Cartão de crédito",
+  boleto: "Boleto",
+};
+
+export const METHOD_SHORT: Record<string, string> = { pix: "PIX", credit_card: "Cartão", boleto: "Boleto" };
+
+export const ENTRY_TYPE_LABEL: Record<string, string> = {
+  payment: "Pagamento",
+  fee: "Tarifa",
+  refund: "Reembolso",
+  chargeback: "Chargeback",
+  chargeback_reversal: "Chargeback revertido",
+  cash_out: "Saque PIX",
+  cash_out_fee: "Tarifa de saque",
+  cash_out_reversal: "Saque devolvido",
+  settlement: "Liberação de saldo",
+  adjustment: "Ajuste",
+};
+
+export const ACCOUNT_LABEL: Record<string, string> = {
+  available: "Disponível",
+  waiting_funds: "A receber",
+  reserved: "Reservado",
+};
+
+export const CASH_OUT_STATUS_LABEL: Record<string, string> = {
+  pending: "Pendente",
+  processing: "Em processamento",
+  completed: "Concluído",
+  failed: "Falhou",
+};
+
+export const CHECKOUT_STATUS_LABEL: Record<string, string> = { open: "Aberto", paid: "Pago", expired: "Expirado" };
+
+export const DELIVERY_STATE_LABEL: Record<string, string> = {
+  pending: "Aguardando envio",
+  succeeded: "Entregue",
+  failed: "Falhou",
+  skipped: "Sem URL de notificação",
+};
+
+export const CAUSE_LABEL: Record<string, string> = {
+  created: "Transação criada",
+  payment_processing: "Pagamento em processamento",
+  payment_received: "Pagamento recebido",
+  acquirer_approved: "Aprovada pela adquirente",
+  acquirer_refused: "Recusada pela adquirente",
+  refund: "Reembolso total",
+  partial_refund: "Reembolso parcial",
+  chargeback: "Chargeback recebido",
+  protest: "Chargeback contestado",
+  protest_won: "Contestação ganha",
+  protest_lost: "Contestação perdida",
+};
+
+export const PIX_KEY_TYPE_LABEL: Record<string, string> = {
+  cpf: "CPF",
+  cnpj: "CNPJ",
+  email: "E-mail",
+  phone: "Telefone",
+  evp: "Chave aleatória",
+};
+
+export type Tone = "neutral" | "success" | "warning" | "danger" | "info";
+
+export const STATUS_TONE: Record<string, Tone> = {
+  pending: "warning",
+  processing: "info",
+  paid: "success",
+  approved: "success",
+  refused: "danger",
+  refunded: "neutral",
+  chargedback: "danger",
+  in_protest: "warning",
+  completed: "success",
+  failed: "danger",
+  open: "info",
+  expired: "neutral",
+  succeeded: "success",
+  skipped: "neutral",
+};
+
+/** "123.456.789-09" / "12.345.678/0001-95" for display. */
+export function formatDocument(doc: string): string {
+  if (/^\d{11}$/.test(doc)) return doc.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, "$1.$2.$3-$4");
+  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) return doc.replace(/^(.{2})(.{3})(.{3})(.{4})(.{2})$/, "$1.$2.$3/$4-$5");
+  return doc;
+}
+
+export function formatPhone(p: string | null): string {
+  if (!p) return "—";
+  const d = p.replace(/\D/g, "").replace(/^55(?=\d{10,11}$)/, "");
+  if (d.length === 11) return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
+  if (d.length === 10) return `(${d.slice(0, 2)}) ${d.slice(2, 6)}-${d.slice(6)}`;
+  return p;
+}
