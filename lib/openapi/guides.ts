@@ -1,0 +1,149 @@
+/**
+ * The decisions a merchant needs before the first request (decisions.md), written once and rendered
+ * twice: as the document's `info.description` (Markdown, for any OpenAPI tool) and as sections of the
+ * /docs page (from the document's `x-guides`).
+ */
+import type { Env } from "@/lib/env";
+import { STATUS_BY_CODE } from "@/lib/http/errors";
+import { SANDBOX_TEST_CARDS } from "@/lib/processors/sandbox/cards";
+import { ERROR_CODES } from "./components";
+
+export type Guide = {
+  id: string;
+  title: string;
+  paragraphs: string[];
+  table?: { columns: string[]; rows: string[][] };
+  code?: string;
+};
+
+const CODE_MEANING: Record<string, string> = {
+  validation_error: "A field is missing or has a bad value; malformed JSON too. `errors` lists every field.",
+  unauthorized: "Credentials missing or invalid (with `WWW-Authenticate: Basic realm=\"api\"`).",
+  forbidden: "The credentials are valid but may not do this.",
+  not_found: "No such resource for your account (another account's id reads as missing).",
+  idempotency_conflict: "Idempotency-Key reused with a different body, or the first request is still running.",
+  conflict: "The resource changed while your request ran (e.g. two moves of one transaction); read it and retry.",
+  unprocessable: "A business rule refused it: expired or used card token, payment after expiry, refund above the paid amount...",
+  insufficient_balance: "A cash-out or refund larger than the available balance.",
+  rate_limited: "Too many requests for this key; wait for `Retry-After` seconds.",
+  internal_error: "Our fault. No internals are shown; quote `requestId`.",
+};
+
+function seconds(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s === 0) return "immediately";
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  return `${Math.round((s / 3600) * 10) / 10} h`;
+}
+
+export function guides(env: Env): Guide[] {
+  return [
+    {
+      id: "authentication",
+      title: "Authentication",
+      paragraphs: [
+        "Each account has a public key (`pk_test_...`, safe in browsers; only for card tokenization) and a secret key (`sk_test_...`, server side only, shown once; stored as a SHA-256 hash and compared in constant time).",
+        "Every route under /api/v1 except card tokenization, the browser script, health and this reference uses HTTP Basic: `Authorization: Basic base64(credentials)`. All the forms clients of this gateway family send are accepted: the part that starts with `sk_` authenticates, the other part may be your `pk_`, `x`, empty or absent. A `pk_` of another account is a 401; a `pk_` alone is a 401.",
+        "Card tokenization authenticates with `?publicKey=pk_...` in the query string and is open to every origin (CORS).",
+      ],
+      table: {
+        columns: ["Form", "Header"],
+        rows: [
+          ["public:secret (the spec's formula)", "Basic base64(pk_test_...:sk_test_...)"],
+          ["secret:public", "Basic base64(sk_test_...:pk_test_...)"],
+          ["secret with empty password", "Basic base64(sk_test_...:)"],
+          ["secret:x", "Basic base64(sk_test_...:x)"],
+          ["secret alone, no colon", "Basic base64(sk_test_...)"],
+        ],
+      },
+      code: 'curl -u "sk_test_...:" {base_url}/api/v1/company',
+    },
+    {
+      id: "envelope",
+      title: "Responses and errors",
+      paragraphs: [
+        "Success: `{ success: true, message?, status, data }` (`message` on creation only; `status` repeats the HTTP status). Amounts are integers in centavos everywhere.",
+        "Errors: `{ success: false, status, message, code, errors?, requestId? }`. Branch on `code`, never on `message`. Malformed JSON is a 400, never a 500. Every response carries `X-Request-Id`.",
+      ],
+      table: {
+        columns: ["code", "HTTP", "When"],
+        rows: ERROR_CODES.map((c) => [c, String(STATUS_BY_CODE[c]), CODE_MEANING[c] ?? ""]),
+      },
+    },
+    {
+      id: "idempotency",
+      title: "Idempotency",
+      paragraphs: [
+        "Send `Idempotency-Key: <your unique id>` (at most 255 characters) on every POST that creates or moves money: transactions, refunds, cash-outs. The same key with the same body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with a different body is a 409 `idempotency_conflict`; two concurrent requests with one key: one runs, the other gets a 409. A 5xx is not remembered, so retrying it is safe.",
+        "Keys are scoped by account and operation (method and path). The body is compared after sorting object keys.",
+      ],
+    },
+    {
+      id: "rate-limit",
+      title: "Rate limit",
+      paragraphs: [
+        `Per secret key: ${env.rateLimitPerSecond} requests per second on average, bursts of up to ${env.rateLimitBurst} in one second (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST). Above it: 429 \`rate_limited\` with \`Retry-After\` in seconds.`,
+        "The counters live in each instance's memory: behind a balancer with N instances a key may get up to N times the rate.",
+      ],
+    },
+    {
+      id: "webhooks",
+      title: "Webhooks",
+      paragraphs: [
+        "Every status change of a transaction (and of a cash-out) is POSTed as JSON to its `postbackUrl`, in order per transaction. Answer any 2xx within the timeout; deduplicate on `data.id` and keep the last status, or on the `webhook-id` header (one per event, the same on every retry).",
+        `Timeout ${Math.round(env.webhookTimeoutMs / 1000)} s. Attempts: ${env.webhookRetryScheduleMs.map(seconds).join(", ")} after the previous failure, then the event is marked failed; it can be redelivered from the dashboard or the API.`,
+        "Signature (Standard Webhooks): `webhook-signature: v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_` secret (dashboard). Reject timestamps older than 5 minutes. Any Standard Webhooks library verifies it.",
+        "postbackUrl must be http:// or https://; in production, URLs naming or resolving to loopback, private, link-local or metadata addresses are refused (400) and checked again at every delivery.",
+      ],
+    },
+    {
+      id: "test-cards",
+      title: "Sandbox test cards",
+      paragraphs: [
+        "Everything is test mode with the built-in sandbox acquirer. It decides by card number; any other valid card (Luhn, accepted brand, future expiry) is approved. Use any holder name, a future expiry and a CVV of the brand's length (4 for Amex, else 3).",
+        "PIX and boleto charges stay pending until paid: use `PUT /api/v1/transactions/{id}/test` or the checkout page's \"simulate payment\" button.",
+      ],
+      table: {
+        columns: ["Number", "Brand", "Result"],
+        rows: SANDBOX_TEST_CARDS.map((c) => [c.number, c.brand, c.outcome === "approved" ? "Approved" : `${c.description} (refusedReason ${c.outcome})`]),
+      },
+    },
+    {
+      id: "limits",
+      title: "Amounts and limits",
+      paragraphs: [
+        "Amounts are integer centavos: at least 100 (R$ 1,00) for card and boleto, at least 1 for PIX, at most 100000000 (R$ 1.000.000,00); `amount` must equal the items' total, or that plus `shipping.fee`.",
+        "`pix.expiresInDays` 1 to 30 (default 2); `boleto.expiresInDays` 1 to 90 (default 2); `installments` 1 to 12 (default 1, card only). Card tokens are valid 5 minutes and single use. List endpoints: `limit` at most 100.",
+        "Unknown fields are ignored, not rejected; `paymentMethod` and document type are accepted in any case; phones and documents with punctuation are accepted and stored as digits.",
+      ],
+    },
+    {
+      id: "versioning",
+      title: "Versioning",
+      paragraphs: [
+        "The version is the path prefix `/api/v1`. Fields may be added to responses within v1; nothing is removed or renamed.",
+      ],
+    },
+  ];
+}
+
+/** The guides as CommonMark, for `info.description`. */
+export function guidesMarkdown(list: Guide[]): string {
+  return list
+    .map((g) => {
+      const parts = [`## ${g.title}`, ...g.paragraphs];
+      if (g.table) {
+        parts.push(
+          [
+            `| ${g.table.columns.join(" | ")} |`,
+            `| ${g.table.columns.map(() => "---").join(" | ")} |`,
+            ...g.table.rows.map((r) => `| ${r.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`),
+          ].join("\n"),
+        );
+      }
+      if (g.code) parts.push("```\n" + g.code + "\n```");
+      return parts.join("\n\n");
+    })
+    .join("\n\n");
+}

@@ -1,0 +1,158 @@
+/**
+ * The published reference matches what the API sends: real responses of every operation are
+ * validated against the OpenAPI document (response schemas are closed: an undocumented field fails).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, type CallResult } from "../helpers/app";
+import { createTestAccount } from "../helpers/accounts";
+import { responseSchema, validateAgainst } from "../helpers/json-schema";
+import {
+  REFUSED_CARD,
+  createBoleto,
+  createCard,
+  createCheckout,
+  createPix,
+  boletoBody,
+  cardBody,
+  paidPix,
+  pixBody,
+  requestCashOut,
+  tokenize,
+} from "../helpers/flows";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { OPERATIONS } from "@/lib/openapi/operations";
+import type { CreatedAccount } from "@/lib/services/accounts";
+
+let doc: Record<string, any>;
+let acct: CreatedAccount;
+const checked = new Set<string>();
+
+function conforms(method: string, path: string, res: CallResult) {
+  const schema = responseSchema(doc, method, path, res.status);
+  const problems = validateAgainst(doc, schema, res.body);
+  expect(problems, `${method} ${path} -> ${res.status}: ${res.text.slice(0, 300)}`).toEqual([]);
+  checked.add(`${method.toLowerCase()} ${path}`);
+}
+
+beforeAll(async () => {
+  doc = buildOpenApiDocument();
+  acct = await createTestAccount("Conformance");
+});
+
+describe("responses conform to the OpenAPI document", () => {
+  it("transactions: create (pix, boleto, card approved and refused), read, list, move, refund, delivery, webhooks", async () => {
+    const auth = acct.secretKey;
+    const pixRes = await call("POST", "/api/v1/transactions", {
+      auth,
+      body: { ...pixBody(), shipping: { fee: 0, address: { street: "Rua A", city: "São Paulo" } } },
+    });
+    conforms("POST", "/api/v1/transactions", pixRes);
+    const pix = pixRes.body.data;
+    conforms("POST", "/api/v1/transactions", await call("POST", "/api/v1/transactions", { auth, body: boletoBody() }));
+    const hash = await tokenize(acct.publicKey);
+    conforms("POST", "/api/v1/transactions", await call("POST", "/api/v1/transactions", { auth, body: cardBody(hash) }));
+    const refused = await createCard(acct, REFUSED_CARD);
+    expect(refused.status).toBe("refused");
+    await createBoleto(auth);
+
+    conforms("GET", "/api/v1/transactions/{id}", await call("GET", `/api/v1/transactions/${pix.id}`, { auth }));
+    conforms("GET", "/api/v1/transactions/{id}", await call("GET", `/api/v1/transactions/${refused.id}`, { auth }));
+    conforms("GET", "/api/v1/transactions", await call("GET", "/api/v1/transactions?limit=10", { auth }));
+    conforms("PUT", "/api/v1/transactions/{id}/test", await call("PUT", `/api/v1/transactions/${pix.id}/test`, { auth, body: { status: "paid" } }));
+    conforms(
+      "PUT",
+      "/api/v1/transactions/{id}/delivery",
+      await call("PUT", `/api/v1/transactions/${pix.id}/delivery`, { auth, body: { status: "in_transit", trackingCode: "BR1" } }),
+    );
+    conforms("POST", "/api/v1/transactions/{id}/refund", await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth, body: { amount: 100 } }));
+    conforms("GET", "/api/v1/transactions/{id}/webhooks", await call("GET", `/api/v1/transactions/${pix.id}/webhooks`, { auth }));
+  });
+
+  it("webhooks: redeliver", async () => {
+    const t = await createPix(acct.secretKey, { postbackUrl: "http://127.0.0.1:9/unreachable" });
+    const events = await call("GET", `/api/v1/transactions/${t.id}/webhooks`, { auth: acct.secretKey });
+    const eventId = events.body.data[0].id;
+    const res = await call("POST", `/api/v1/webhooks/${eventId}/redeliver`, { auth: acct.secretKey });
+    expect([200, 409, 422]).toContain(res.status);
+    conforms("POST", "/api/v1/webhooks/{eventId}/redeliver", res);
+  });
+
+  it("balance, statement and cash-out", async () => {
+    const auth = acct.secretKey;
+    await paidPix(auth, 20000);
+    await createCard(acct);
+    conforms("GET", "/api/v1/balance", await call("GET", "/api/v1/balance", { auth }));
+    conforms("GET", "/api/v1/balance/statement", await call("GET", "/api/v1/balance/statement?limit=50", { auth }));
+    const res = await call("POST", "/api/v1/cashOut/request", { auth, body: { amount: 1000, pixKey: "111.444.777-35" } });
+    conforms("POST", "/api/v1/cashOut/request", res);
+    conforms("GET", "/api/v1/cashOut/{id}", await call("GET", `/api/v1/cashOut/${res.body.data.id}`, { auth }));
+    await requestCashOut(auth, { amount: 500, pixKey: "+5511987654321", description: "x", externalRef: "p-1" });
+    conforms("GET", "/api/v1/cashOut", await call("GET", "/api/v1/cashOut", { auth }));
+    const broke = await createTestAccount("Broke");
+    conforms("POST", "/api/v1/cashOut/request", await call("POST", "/api/v1/cashOut/request", { auth: broke.secretKey, body: { amount: 1000, pixKey: "maria@example.com" } }));
+  });
+
+  it("checkouts", async () => {
+    const auth = acct.secretKey;
+    const res = await call("POST", "/api/v1/checkouts", { auth, body: { items: [{ title: "Curso", unitPrice: 19900 }], methods: ["PIX", "credit_card"] } });
+    conforms("POST", "/api/v1/checkouts", res);
+    await createCheckout(auth);
+    conforms("GET", "/api/v1/checkouts/{id}", await call("GET", `/api/v1/checkouts/${res.body.data.id}`, { auth }));
+    conforms("GET", "/api/v1/checkouts", await call("GET", "/api/v1/checkouts", { auth }));
+  });
+
+  it("account, health, openapi.json", async () => {
+    conforms("GET", "/api/v1/company", await call("GET", "/api/v1/company", { auth: acct.secretKey }));
+    conforms("GET", "/api/v1/health", await call("GET", "/api/v1/health"));
+    conforms("GET", "/api/v1/openapi.json", await call("GET", "/api/v1/openapi.json"));
+  });
+
+  it("error bodies: 400, 401, 404, 409, 422", async () => {
+    const auth = acct.secretKey;
+    conforms("POST", "/api/v1/transactions", await call("POST", "/api/v1/transactions", { auth, rawBody: "{not json", headers: { "content-type": "application/json" } }));
+    conforms("POST", "/api/v1/transactions", await call("POST", "/api/v1/transactions", { auth, body: { paymentMethod: "cheque" } }));
+    conforms("GET", "/api/v1/transactions/{id}", await call("GET", "/api/v1/transactions/999999999", { auth }));
+    conforms("GET", "/api/v1/company", await call("GET", "/api/v1/company", { auth: "Basic " + Buffer.from("sk_test_nope:").toString("base64") }));
+    const t = await createPix(auth);
+    conforms("POST", "/api/v1/transactions/{id}/refund", await call("POST", `/api/v1/transactions/${t.id}/refund`, { auth, body: {} }));
+    const body = pixBody();
+    await call("POST", "/api/v1/transactions", { auth, body, headers: { "idempotency-key": "conf-1" } });
+    conforms(
+      "POST",
+      "/api/v1/transactions",
+      await call("POST", "/api/v1/transactions", { auth, body: { ...body, amount: 1 }, headers: { "idempotency-key": "conf-1" } }),
+    );
+    conforms("POST", "/api/v1/card-token", await call("POST", `/api/v1/card-token?publicKey=${acct.publicKey}`, { body: { number: "4242424242424241" } }));
+    conforms("PUT", "/api/v1/transactions/{id}/test", await call("PUT", `/api/v1/transactions/${t.id}/test`, { auth, body: { status: "chargedback" } }));
+  });
+
+  it("checked a JSON response of every JSON operation in the registry", () => {
+    const jsonOps = OPERATIONS.filter((o) => Object.values(o.responses).some((r) => r.schema)).map((o) => `${o.method} ${o.path}`);
+    expect(jsonOps.filter((k) => !checked.has(k))).toEqual([]);
+  });
+});
+
+describe("the checker itself", () => {
+  it("fails on an undocumented field, a wrong type and a missing required field", () => {
+    const schema = responseSchema(doc, "GET", "/api/v1/company", 200);
+    const good = { success: true, status: 200, data: { id: 1, name: "a", document: "1", documentType: "cpf", email: "e", pixKey: null, pixKeyType: null, publicKey: "pk", feePlan: { pix: { percentBp: 1, fixed: 0 }, card: { percentBp: 1, fixed: 0, perExtraInstallmentBp: 0 }, boleto: { percentBp: 0, fixed: 1 }, cashOut: { fixed: 0 } }, createdAt: "x" } };
+    expect(validateAgainst(doc, schema, good)).toEqual([]);
+    expect(validateAgainst(doc, schema, { ...good, data: { ...good.data, secretKey: "sk_" } }).join()).toMatch(/undocumented property secretKey/);
+    expect(validateAgainst(doc, schema, { ...good, data: { ...good.data, id: "1" } }).join()).toMatch(/expected integer/);
+    const noEmail: Record<string, unknown> = { ...good.data };
+    delete noEmail.email;
+    expect(validateAgainst(doc, schema, { ...good, data: noEmail }).join()).toMatch(/missing required email/);
+  });
+});
+
+describe("non-JSON operations", () => {
+  it("card-token answers text/plain and js answers JavaScript", async () => {
+    const token = await call("POST", `/api/v1/card-token?publicKey=${acct.publicKey}`, { body: { card: { number: "4242424242424242", holderName: "A B", expirationMonth: 1, expirationYear: 2033, cvv: 123 } } });
+    expect(token.status).toBe(200);
+    expect(token.headers.get("content-type")).toMatch(/^text\/plain/);
+    const js = await call("GET", "/api/v1/js");
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toMatch(/javascript/);
+    expect(doc.paths["/api/v1/card-token"].post.responses["200"].content["text/plain"]).toBeDefined();
+  });
+});
