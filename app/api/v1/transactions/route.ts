@@ -3,6 +3,7 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/list-transactions";
+import { createTransaction } from "@/lib/services/create-transaction";
 import { transactionResource } from "@/lib/services/transaction-view";
 
 export const GET = withApiKey(async (_req, ctx) => {
@@ -10,3 +11,11 @@ export const GET = withApiKey(async (_req, ctx) => {
   const { rows, pagination } = await listTransactions(ctx, query);
   return ok({ data: rows.map(transactionResource), pagination });
 });
+
+export const POST = withApiKey(
+  async (_req, ctx) => {
+    const { response } = await createTransaction(ctx, ctx.body);
+    return ok(response, 201, "Transaction created successfully.");
+  },
+  { idempotent: true },
+);
