@@ -118,12 +118,16 @@ function parsePostbackUrl(raw: string): { url: URL } | { problem: string } {
 
 const DNS_TIMEOUT_MS = 3000;
 
-async function resolveAll(host: string): Promise<{ address: string; family: number }[]> {
+/** Resolves a host name to all its addresses; the system resolver (getaddrinfo) unless a test passes its own. */
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
+async function resolveAll(host: string, resolver: Resolver): Promise<{ address: string; family: number }[]> {
   if (isIP(host)) return [{ address: host, family: isIP(host) }];
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      lookup(host, { all: true, verbatim: true }),
+      resolver(host),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`DNS lookup of ${host} took longer than ${DNS_TIMEOUT_MS} ms`)), DNS_TIMEOUT_MS);
       }),
@@ -143,7 +147,7 @@ function refusal(message: string): ServiceError {
  * inside a private network. A name that does not resolve right now is accepted: delivery checks
  * again and retries.
  */
-export async function assertPostbackUrlAllowed(raw: string): Promise<void> {
+export async function assertPostbackUrlAllowed(raw: string, resolver: Resolver = systemResolver): Promise<void> {
   const parsed = parsePostbackUrl(raw);
   if ("problem" in parsed) throw refusal(parsed.problem);
   if (getEnv().webhookAllowPrivateUrls) return;
@@ -151,7 +155,7 @@ export async function assertPostbackUrlAllowed(raw: string): Promise<void> {
   if (!isIP(host) && isLocalName(host)) throw refusal(`${host} is a local host name`);
   let addresses: { address: string }[];
   try {
-    addresses = await resolveAll(host);
+    addresses = await resolveAll(host, resolver);
   } catch {
     return;
   }
@@ -171,7 +175,7 @@ export type DeliveryTarget =
  * Returns the checked address to connect to (`pinned`), or null when private URLs are allowed and
  * the ordinary lookup may be used.
  */
-export async function resolveDeliveryTarget(raw: string): Promise<DeliveryTarget> {
+export async function resolveDeliveryTarget(raw: string, resolver: Resolver = systemResolver): Promise<DeliveryTarget> {
   const parsed = parsePostbackUrl(raw);
   if ("problem" in parsed) return { ok: false, error: `refused: the URL ${parsed.problem}` };
   const { url } = parsed;
@@ -180,7 +184,7 @@ export async function resolveDeliveryTarget(raw: string): Promise<DeliveryTarget
   if (!isIP(host) && isLocalName(host)) return { ok: false, error: `refused: ${host} is a local host name` };
   let addresses: { address: string; family: number }[];
   try {
-    addresses = await resolveAll(host);
+    addresses = await resolveAll(host, resolver);
   } catch (e) {
     return { ok: false, error: `DNS lookup failed: ${e instanceof Error ? e.message : String(e)}` };
   }
