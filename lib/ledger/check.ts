@@ -9,8 +9,9 @@ import { waitingShare } from "./transaction-journals";
  * 1. every journal has postings and they sum to zero;
  * 2. every account's balance equals the sum of its postings and its latest posting's balanceAfter;
  * 3. each posting's balanceAfter is the previous one's plus its amount (walking the account in order);
- * 4. a merchant's available balance went below zero only through a chargeback, and waiting_funds
- *    and reserved never did;
+ * 4. a merchant's available balance was taken below zero only by a chargeback journal (other
+ *    journals may land while it is negative, and pay it down), and waiting_funds and reserved
+ *    never went below zero;
  * 5. each transaction has one payment journal if it was ever paid and none otherwise, and its
  *    refund postings add up to its refundedAmount;
  * 6. card funds: a settled sale has nothing left in waiting_funds, an unsettled one has exactly the
@@ -85,19 +86,34 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
     );
   }
 
+  // Per journal rather than per posting: a payment that lands while available is below zero (after a
+  // chargeback) credits the amount and debits its fee, and the journal as a whole pays the debt down.
   for (const r of await rows(
     db,
-    sql`select p.id, a.company_id, a.kind, p.entry_type, p.amount::text as amount, p.balance_after::text as balance_after
-        from ledger_postings p join ledger_accounts a on a.id = p.account_id
+    sql`select x.journal_id, j.kind, a.company_id, x.net::text as net, p.balance_after::text as balance_after
+        from (select p.journal_id, p.account_id, sum(p.amount) as net, max(p.id) as last_id
+                from ledger_postings p group by p.journal_id, p.account_id) x
+        join ledger_accounts a on a.id = x.account_id
+        join ledger_journals j on j.id = x.journal_id
+        join ledger_postings p on p.id = x.last_id
         where a.company_id is not null and p.balance_after < 0
-          and ((a.kind = 'available' and p.amount < 0 and p.entry_type <> 'chargeback') or a.kind <> 'available')
-        order by p.id limit ${MAX_PER_CHECK}`,
+          and a.kind = 'available' and x.net < 0 and j.kind <> 'chargeback'
+        order by x.journal_id limit ${MAX_PER_CHECK}`,
   )) {
     violations.push(
-      r.kind === "available"
-        ? `posting ${r.id}: company ${r.company_id} available went to ${n(r.balance_after)} through a ${r.entry_type} of ${n(r.amount)} (only a chargeback may overdraw)`
-        : `posting ${r.id}: company ${r.company_id} ${r.kind} went negative (${n(r.balance_after)}) through a ${r.entry_type}`,
+      `journal ${r.journal_id} (${r.kind}) took company ${r.company_id}'s available to ${n(r.balance_after)} (${n(r.net)}): only a chargeback may overdraw`,
     );
+  }
+
+  // waiting_funds and reserved are never below zero, not even between the postings of one journal.
+  for (const r of await rows(
+    db,
+    sql`select p.id, a.company_id, a.kind, p.entry_type, p.balance_after::text as balance_after
+        from ledger_postings p join ledger_accounts a on a.id = p.account_id
+        where a.company_id is not null and a.kind <> 'available' and p.balance_after < 0
+        order by p.id limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(`posting ${r.id}: company ${r.company_id} ${r.kind} went negative (${n(r.balance_after)}) through a ${r.entry_type}`);
   }
 
   for (const r of await rows(

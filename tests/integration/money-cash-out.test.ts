@@ -1,0 +1,294 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { companies, webhookEvents } from "@/lib/db/schema";
+import { DEFAULT_FEE_PLAN } from "@/lib/domain/fees";
+import { isEnd2EndId } from "@/lib/domain/pix/end2end";
+import { getEnv } from "@/lib/env";
+import { checkLedger } from "@/lib/ledger/check";
+import { advanceDueCashOuts } from "@/lib/services/advance-cash-outs";
+import type { CreatedAccount } from "@/lib/services/accounts";
+import { call } from "../helpers/app";
+import { createTestAccount } from "../helpers/accounts";
+import { balanceOf, cashOut, expectBooksAgree, paidPix, statementOf } from "../helpers/money";
+
+const later = (ms: number) => new Date(Date.now() + ms);
+const pspDelay = () => getEnv().sandboxPspDelayMs;
+
+async function cashOutEvents(cashOutId: number) {
+  return getDb().select().from(webhookEvents).where(eq(webhookEvents.cashOutId, cashOutId)).orderBy(webhookEvents.id);
+}
+
+describe("50 concurrent cash-outs against a balance that covers 19 of them", () => {
+  it("exactly 19 succeed with 201, 31 get 422 insufficient_balance, and the balance is exact", async () => {
+    const a = await createTestAccount("Loja Concorrência");
+    // PIX R$ 200,00 paid: fee 0.99% = R$ 1,98, available R$ 198,02.
+    await paidPix(a, 20_000);
+    expect(await balanceOf(a)).toEqual({ available: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
+
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => cashOut(a, { amount: 1000, pixKey: "maria@example.com", externalRef: `co-${i}` })),
+    );
+    const created = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(created).toHaveLength(19);
+    expect(refused).toHaveLength(31);
+    for (const r of refused) {
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ success: false, status: 422, code: "insufficient_balance" });
+      expect(r.body.message).toContain("R$ 10,00");
+    }
+    expect(new Set(created.map((r) => r.body.data.id)).size).toBe(19);
+
+    // R$ 198,02 - 19 x R$ 10,00 = R$ 8,02 available; R$ 190,00 reserved while the PSP works.
+    expect(await expectBooksAgree(a)).toEqual({ available: 802, waitingFunds: 0, reserved: 19_000, total: 19_802 });
+    const list = await call("GET", "/api/v1/cashOut?limit=100", { auth: a.secretKey });
+    expect(list.body.data.pagination.total).toBe(19);
+
+    // The PSP finishes them all: the money leaves, nothing comes back.
+    await advanceDueCashOuts({ now: later(0), limit: 1000 });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 1000 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 802, waitingFunds: 0, reserved: 0, total: 802 });
+    const done = await call("GET", "/api/v1/cashOut?status=completed&limit=100", { auth: a.secretKey });
+    expect(done.body.data.pagination.total).toBe(19);
+  });
+
+  it("with a cash-out fee, amount + fee is what is debited and guarded", async () => {
+    const a = await createTestAccount("Loja Com Tarifa");
+    await getDb()
+      .update(companies)
+      .set({ feePlan: { ...DEFAULT_FEE_PLAN, cashOut: { fixed: 50 } } })
+      .where(eq(companies.id, a.companyId));
+    // PIX R$ 100,00: fee R$ 0,99, available R$ 99,01; each cash-out takes R$ 10,00 + R$ 0,50.
+    await paidPix(a, 10_000);
+    const results = await Promise.all(Array.from({ length: 20 }, () => cashOut(a, { amount: 1000, pixKey: "+5511987654321" })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(9);
+    expect(results.filter((r) => r.status === 422 && r.body.code === "insufficient_balance")).toHaveLength(11);
+    expect(results.find((r) => r.status === 201)!.body.data).toMatchObject({ amount: 1000, fee: 50 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 451, waitingFunds: 0, reserved: 9450, total: 9901 });
+    const fees = await statementOf(a, "type=cash_out_fee");
+    expect(fees).toHaveLength(9);
+    expect(fees.every((e) => e.amount === -50 && e.description.startsWith("Fee on PIX cash-out #"))).toBe(true);
+  });
+});
+
+describe("POST /api/v1/cashOut/request", () => {
+  let a: CreatedAccount;
+  let other: CreatedAccount;
+  beforeAll(async () => {
+    a = await createTestAccount("Loja Saque");
+    other = await createTestAccount("Loja Outra");
+    await paidPix(a, 100_000); // available R$ 990,10
+  });
+
+  it("returns the cash-out, pending, with the key in DICT form; GET reads it; another account cannot", async () => {
+    const res = await cashOut(a, {
+      amount: 2500,
+      pixKey: "Maria.Silva@Example.com",
+      pixKeyType: "EMAIL",
+      description: "Saque semanal",
+      externalRef: "saque-1",
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ success: true, status: 201 });
+    const c = res.body.data;
+    expect(c).toEqual({
+      id: expect.any(Number),
+      status: "pending",
+      amount: 2500,
+      fee: 0,
+      pixKey: "maria.silva@example.com",
+      pixKeyType: "email",
+      end2endId: null,
+      failReason: null,
+      description: "Saque semanal",
+      externalRef: "saque-1",
+      createdAt: expect.any(String),
+      completedAt: null,
+    });
+    const read = await call("GET", `/api/v1/cashOut/${c.id}`, { auth: a.secretKey });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual(c);
+    const foreign = await call("GET", `/api/v1/cashOut/${c.id}`, { auth: other.secretKey });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe("not_found");
+    expect((await call("GET", "/api/v1/cashOut/abc", { auth: a.secretKey })).status).toBe(404);
+  });
+
+  it.each([
+    // [pixKey, pixKeyType, stored key, stored type]
+    ["111.444.777-35", undefined, "11144477735", "cpf"],
+    ["11144477735", "CPF", "11144477735", "cpf"],
+    ["11.222.333/0001-81", undefined, "11222333000181", "cnpj"],
+    ["11222333000181", "Cnpj", "11222333000181", "cnpj"],
+    ["fulano@banco.com.br", undefined, "fulano@banco.com.br", "email"],
+    ["+55 (11) 98765-4321", undefined, "+5511987654321", "phone"],
+    ["11987654321", "phone", "+5511987654321", "phone"],
+    ["11987654321", undefined, "+5511987654321", "phone"],
+    ["5511987654321", "telefone", "+5511987654321", "phone"],
+    ["123E4567-E89B-42D3-A456-426614174000", undefined, "123e4567-e89b-42d3-a456-426614174000", "evp"],
+    ["123e4567-e89b-42d3-a456-426614174000", "random", "123e4567-e89b-42d3-a456-426614174000", "evp"],
+  ])("accepts key %s (type %s) as %s (%s)", async (pixKey, pixKeyType, key, type) => {
+    const res = await cashOut(a, { amount: 1, pixKey, ...(pixKeyType ? { pixKeyType } : {}) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ pixKey: key, pixKeyType: type });
+  });
+
+  it.each([
+    // [pixKey, pixKeyType, field]
+    ["111.444.777-36", undefined, "pixKey"], // written as a CPF, check digit wrong
+    ["11144477736", undefined, "pixKey"], // bare 11 digits: not a CPF, and not a mobile number either
+    ["1132654321", undefined, "pixKey"], // a landline guessed as a phone: the DICT has no such keys
+    ["11144477736", "cpf", "pixKey"],
+    ["11222333000182", "cnpj", "pixKey"],
+    ["11144477735", "cnpj", "pixKey"],
+    ["fulano@", "email", "pixKey"],
+    ["fulano@banco.com.br", "cpf", "pixKey"],
+    ["+1 415 555 0100", "phone", "pixKey"],
+    ["+55 (00) 98765-4321", undefined, "pixKey"],
+    ["not-a-uuid", "evp", "pixKey"],
+    ["chave qualquer", undefined, "pixKey"],
+    ["", undefined, "pixKey"],
+    ["11144477735", "pix", "pixKeyType"],
+  ])("refuses key %j (type %s) with a 400 on %s, and debits nothing", async (pixKey, pixKeyType, field) => {
+    const before = await balanceOf(a);
+    const res = await cashOut(a, { amount: 100, pixKey, ...(pixKeyType ? { pixKeyType } : {}) });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe("validation_error");
+    expect(res.body.errors[0].field).toBe(field);
+    expect(await balanceOf(a)).toEqual(before);
+  });
+
+  it.each([
+    [{ pixKey: "11144477735" }, "amount"],
+    [{ amount: 0, pixKey: "11144477735" }, "amount"],
+    [{ amount: -100, pixKey: "11144477735" }, "amount"],
+    [{ amount: 10.5, pixKey: "11144477735" }, "amount"],
+    [{ amount: "dez", pixKey: "11144477735" }, "amount"],
+    [{ amount: 100_000_001, pixKey: "11144477735" }, "amount"],
+    [{ amount: 100 }, "pixKey"],
+    [{ amount: 100, pixKey: "11144477735", postbackUrl: "ftp://example.com/hook" }, "postbackUrl"],
+  ])("refuses %j with a 400 naming %s", async (body, field) => {
+    const res = await cashOut(a, body);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it("takes the amount as a numeric string, like other gateways' clients send it", async () => {
+    const res = await cashOut(a, { amount: "150", pixKey: "11144477735" });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.amount).toBe(150);
+  });
+
+  it("more than the available balance is a 422 insufficient_balance and debits nothing", async () => {
+    const before = await balanceOf(a);
+    const res = await cashOut(a, { amount: before.available + 1, pixKey: "11144477735" });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe("insufficient_balance");
+    expect(await balanceOf(a)).toEqual(before);
+  });
+
+  it("honours Idempotency-Key: a retry replays the first cash-out and debits once; another body is a 409", async () => {
+    const before = await balanceOf(a);
+    const headers = { "idempotency-key": "saque-idem-1" };
+    const first = await cashOut(a, { amount: 700, pixKey: "11144477735" }, headers);
+    const again = await cashOut(a, { amount: 700, pixKey: "11144477735" }, headers);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect((await balanceOf(a)).available).toBe(before.available - 700);
+    const different = await cashOut(a, { amount: 701, pixKey: "11144477735" }, headers);
+    expect(different.status).toBe(409);
+    expect(different.body.code).toBe("idempotency_conflict");
+  });
+
+  it("the sandbox PSP completes it: pending -> processing -> completed, with an end-to-end id and a webhook each", async () => {
+    const res = await cashOut(a, { amount: 5000, pixKey: "11144477735", postbackUrl: "https://merchant.example/hooks/pix" });
+    const id = res.body.data.id;
+    const before = await balanceOf(a);
+
+    await advanceDueCashOuts({ now: later(0) });
+    const processing = await call("GET", `/api/v1/cashOut/${id}`, { auth: a.secretKey });
+    expect(processing.body.data).toMatchObject({ status: "processing", end2endId: null, completedAt: null });
+
+    // Not before SANDBOX_PSP_DELAY_MS.
+    if (pspDelay() > 0) {
+      await advanceDueCashOuts({ now: later(0) });
+      expect((await call("GET", `/api/v1/cashOut/${id}`, { auth: a.secretKey })).body.data.status).toBe("processing");
+    }
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000) });
+    const done = (await call("GET", `/api/v1/cashOut/${id}`, { auth: a.secretKey })).body.data;
+    expect(done.status).toBe("completed");
+    expect(isEnd2EndId(done.end2endId)).toBe(true);
+    expect(done.completedAt).not.toBeNull();
+    expect(done.failReason).toBeNull();
+
+    // The money was debited at request; completion only empties reserved (this step also
+    // completed the earlier requests of this account).
+    const after = await expectBooksAgree(a);
+    expect(after).toEqual({ available: before.available, waitingFunds: 0, reserved: 0, total: before.available });
+
+    const events = await cashOutEvents(id);
+    expect(events.map((e) => e.status)).toEqual(["pending", "processing", "completed"]);
+    for (const e of events) {
+      expect(e).toMatchObject({ type: "cash_out", url: "https://merchant.example/hooks/pix", deliveryState: "pending" });
+      expect(e.payload).toMatchObject({ id, status: e.status, amount: 5000 });
+    }
+    expect(events[2].payload).toMatchObject({ end2endId: done.end2endId });
+  });
+
+  it.each([
+    ["fail@arara.dev", "email"],
+    ["FA11ED00-0000-4000-8000-000000000000", "evp"],
+  ])("the test key %s fails and the amount and fee come back (cash_out_reversal)", async (pixKey) => {
+    await getDb()
+      .update(companies)
+      .set({ feePlan: { ...DEFAULT_FEE_PLAN, cashOut: { fixed: 35 } } })
+      .where(eq(companies.id, a.companyId));
+    const before = await balanceOf(a);
+    const res = await cashOut(a, { amount: 1200, pixKey, postbackUrl: "https://merchant.example/hooks/pix" });
+    expect(res.status, res.text).toBe(201);
+    const id = res.body.data.id;
+    expect(res.body.data.fee).toBe(35);
+    expect((await balanceOf(a)).available).toBe(before.available - 1235);
+
+    await advanceDueCashOuts({ now: later(0) });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000) });
+    const failed = (await call("GET", `/api/v1/cashOut/${id}`, { auth: a.secretKey })).body.data;
+    expect(failed).toMatchObject({ status: "failed", end2endId: null, completedAt: null });
+    expect(failed.failReason).toMatch(/sandbox test key/);
+
+    expect(await expectBooksAgree(a)).toEqual(before);
+    const entries = (await statementOf(a)).filter((e) => e.cashOutId === id);
+    expect(entries.map((e) => [e.type, e.amount])).toEqual([
+      ["cash_out_reversal", 1235],
+      ["cash_out_fee", -35],
+      ["cash_out", -1200],
+    ]);
+    expect((await cashOutEvents(id)).map((e) => e.status)).toEqual(["pending", "processing", "failed"]);
+    await getDb().update(companies).set({ feePlan: DEFAULT_FEE_PLAN }).where(eq(companies.id, a.companyId));
+  });
+
+  it("lists newest first with page, limit and filters", async () => {
+    const all = await call("GET", "/api/v1/cashOut?limit=100", { auth: a.secretKey });
+    expect(all.status).toBe(200);
+    const ids = all.body.data.data.map((c: { id: number }) => c.id);
+    expect(ids).toEqual([...ids].sort((x: number, y: number) => y - x));
+    const page2 = await call("GET", "/api/v1/cashOut?limit=3&page=2", { auth: a.secretKey });
+    expect(page2.body.data.data.map((c: { id: number }) => c.id)).toEqual(ids.slice(3, 6));
+    expect(page2.body.data.pagination).toMatchObject({ page: 2, limit: 3, total: ids.length });
+    const byRef = await call("GET", "/api/v1/cashOut?externalRef=saque-1", { auth: a.secretKey });
+    expect(byRef.body.data.data).toHaveLength(1);
+    const failed = await call("GET", "/api/v1/cashOut?status=failed", { auth: a.secretKey });
+    expect(failed.body.data.pagination.total).toBe(2);
+    expect((await call("GET", "/api/v1/cashOut?status=sent", { auth: a.secretKey })).status).toBe(400);
+    expect((await call("GET", "/api/v1/cashOut", { auth: other.secretKey })).body.data.pagination.total).toBe(0);
+  });
+
+  it("the whole database passes the ledger check", async () => {
+    const r = await checkLedger(getDb());
+    expect(r.violations).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+});
