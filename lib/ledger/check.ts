@@ -149,7 +149,11 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
                      join ledger_postings p on p.journal_id = j.id
                      join ledger_accounts a on a.id = p.account_id and a.kind = 'waiting_funds'
                    where j.transaction_id is not null group by j.transaction_id) w on w.transaction_id = t.id
-        where t.payment_method = 'credit_card' and (t.settled_at is null or coalesce(w.total, 0) <> 0)
+        -- Sales waiting for settlement (bounded by CARD_SETTLEMENT_DAYS), and any row whose waiting
+        -- share is not zero; refused and pending cards with nothing waiting are not loaded.
+        where t.payment_method = 'credit_card'
+          and ((t.settled_at is null and t.status in ('paid', 'refunded', 'chargedback', 'in_protest'))
+               or coalesce(w.total, 0) <> 0)
         order by t.id`,
   );
   const unsettledIds: number[] = [];
