@@ -4,6 +4,8 @@ import { checkLedger, ledgerCheckSummary } from "@/lib/ledger/check";
 /**
  * `npm run ledger:check`: verifies the ledger of the configured database (DATABASE_URL, or the
  * embedded one in PGLITE_DIR). Read-only. Exit 0 with a one-line summary, or 1 listing violations.
+ * The embedded database takes no lock on its directory: stop the app (or worker) using PGLITE_DIR
+ * before running this against it. PostgreSQL can be checked while the app runs.
  */
 async function main() {
   const result = await checkLedger(getDb());
