@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { companies, transactions } from "@/lib/db/schema";
 import { formatDigitableLine, parseBarcode } from "@/lib/domain/boleto/barcode";
+import { brasiliaDay } from "@/lib/domain/boleto/due-date";
 import { encodeInterleaved2of5 } from "@/lib/domain/boleto/interleaved-2of5";
 import { formatBRL } from "@/lib/domain/money";
 import { notFound } from "./errors";
@@ -53,7 +54,7 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: Merchant): Pr
   const line = formatDigitableLine(t.boletoDigitableLine!);
   const bank = parseBarcode(barcode).bankCode;
   const due = brDate(t.boletoDueDate!);
-  const issued = brDate(t.createdAt.toISOString().slice(0, 10));
+  const issued = brDate(brasiliaDay(t.createdAt));
   const amount = formatBRL(t.amount);
   const beneficiary = `${merchant.name} - ${merchant.document.length === 11 ? "CPF" : "CNPJ"} ${formatDocumentNumber(merchant.document)}`;
   const payerDoc = t.customer.document;
