@@ -52,6 +52,8 @@ export type PayerLink = {
   paid: { paymentMethod: PaymentMethod; paidAt: string | null } | null;
   /** An unexpired PIX or boleto already issued from the link, to continue instead of issuing another. */
   pending: { secureId: string; paymentMethod: PaymentMethod } | null;
+  /** The merchant's account is in test mode: charges made here are sandbox charges. */
+  sandbox: boolean;
 };
 
 export type CheckoutPageData =
@@ -170,7 +172,7 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
   };
 }
 
-async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, now: Date): Promise<PayerLink> {
+async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: Account, now: Date): Promise<PayerLink> {
   const db = getDb();
   let paid: PayerLink["paid"] = null;
   let pending: PayerLink["pending"] = null;
@@ -199,6 +201,7 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, now: Date
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     paid,
     pending,
+    sandbox: !account.livemode,
   };
 }
 
@@ -233,7 +236,7 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
     kind: "link",
     merchant: merchantView(account),
     order: orderView(link.row.amount, link.row.items, link.row.description),
-    link: await payerLinkView(link.row, link.status, now),
+    link: await payerLinkView(link.row, link.status, account, now),
   };
 }
 

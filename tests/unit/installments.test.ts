@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { installmentOptions } from "@/lib/domain/installments";
+import { MAX_CARD_INSTALLMENTS, installmentOptions } from "@/lib/domain/installments";
+import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 
 describe("installmentOptions", () => {
   it("offers up to 12 installments, each rounded down", () => {
@@ -18,7 +19,11 @@ describe("installmentOptions", () => {
     expect(installmentOptions(100)).toEqual([{ count: 1, each: 100, total: 100 }]);
   });
 
-  it("honours the link's maximum", () => {
+  it("uses the same maximum as the fee plan", () => {
+    expect(MAX_CARD_INSTALLMENTS).toBe(MAX_INSTALLMENTS);
+  });
+
+  it("honours a lower maximum", () => {
     expect(installmentOptions(100_000, 3)).toHaveLength(3);
   });
 });

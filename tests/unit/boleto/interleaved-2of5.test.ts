@@ -14,7 +14,7 @@ function decode(bars: { x: number; w: number }[], wide: number): string {
   const body = widths.slice(4, -3);
   const WEIGHTS = [1, 2, 4, 7, 0];
   const digit = (five: number[]) => {
-    const wides = five.map((w) => (w === wide ? 1 : 0));
+    const wides: number[] = five.map((w) => (w === wide ? 1 : 0));
     expect(wides.reduce((a, b) => a + b, 0)).toBe(2);
     const v = wides.reduce((s, f, i) => s + f * WEIGHTS[i], 0);
     return v === 11 ? 0 : v;

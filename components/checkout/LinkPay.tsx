@@ -1,0 +1,201 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
+import { installmentOptions } from "@/lib/domain/installments";
+import type { PaymentMethod } from "@/lib/domain/status";
+import { Alert } from "../ui/Alert";
+import { Field } from "../ui/Field";
+import { Spinner } from "../ui/Spinner";
+import { buttonClass } from "../ui/Button";
+import { CardError, useCardForm } from "./CardFields";
+import { useHydrated } from "./hydrated";
+import { dictionary, type Locale } from "./i18n";
+import { maskDocument } from "./format";
+import { BoletoIcon, CardIcon, PixIcon } from "./icons";
+import { postPay } from "./payer-api";
+import s from "./checkout.module.css";
+
+type PayerKey = "name" | "email" | "document";
+const ICONS: Record<PaymentMethod, React.ReactNode> = { pix: <PixIcon />, boleto: <BoletoIcon />, credit_card: <CardIcon /> };
+
+function payerErrors(p: Record<PayerKey, string>, t: ReturnType<typeof dictionary>["link"]["errors"]) {
+  const e: Partial<Record<PayerKey, string>> = {};
+  if (!/\S+\s+\S+/.test(p.name.trim()) || p.name.trim().length > 120) e.name = t.name;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(p.email.trim())) e.email = t.email;
+  const doc = normalizeDocument(p.document);
+  const type = detectDocumentType(doc);
+  if (!type || !isValidDocument(type, doc)) e.document = t.document;
+  return e;
+}
+
+/**
+ * A payment link's form: the payer picks PIX, boleto or card and gives name, e-mail and CPF/CNPJ
+ * (what a boleto and the bank's records need). Choosing creates the charge on the server, and the
+ * page moves to that charge's own view (QR code, boleto, or the card result).
+ */
+export function LinkPay({
+  secureId,
+  publicKey,
+  amount,
+  methods,
+  locale,
+}: {
+  secureId: string;
+  publicKey: string;
+  amount: number;
+  methods: PaymentMethod[];
+  locale: Locale;
+}) {
+  const t = dictionary(locale);
+  const router = useRouter();
+  const hydrated = useHydrated();
+  const [method, setMethod] = useState<PaymentMethod>(methods[0]);
+  const [payer, setPayer] = useState<Record<PayerKey, string>>({ name: "", email: "", document: "" });
+  const [touched, setTouched] = useState<Partial<Record<PayerKey, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<PayerKey, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const refs = useRef<Partial<Record<PayerKey, HTMLInputElement | null>>>({});
+  const card = useCardForm(locale, amount, "link-card");
+
+  const errors = payerErrors(payer, t.link.errors);
+  const shown = (k: PayerKey) => serverErrors[k] ?? ((touched[k] || submitted) && errors[k] ? errors[k] : undefined);
+  const set = (k: PayerKey) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    const v = k === "document" ? maskDocument(e.target.value) : e.target.value;
+    setPayer((p) => ({ ...p, [k]: v }));
+    if (serverErrors[k]) setServerErrors((x) => ({ ...x, [k]: undefined }));
+  };
+  const touch = (k: PayerKey) => () => setTouched((x) => ({ ...x, [k]: true }));
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    setError(null);
+    setSubmitted(true);
+    const firstBad = (["name", "email", "document"] as const).find((k) => errors[k]);
+    if (firstBad) refs.current[firstBad]?.focus();
+    const cardOk = method === "credit_card" ? card.validate() && !firstBad : true;
+    if (firstBad || !cardOk) {
+      setError(t.errors.fix);
+      return;
+    }
+    setBusy(true);
+    try {
+      const body: Record<string, unknown> = {
+        method,
+        payer: { name: payer.name.trim(), email: payer.email.trim(), document: normalizeDocument(payer.document) },
+      };
+      if (method === "credit_card") {
+        body.cardToken = await card.tokenize(publicKey);
+        body.installments = card.installments;
+      }
+      const r = await postPay(secureId, body);
+      if (r.ok) {
+        router.push(`/checkout/${r.data.secureId}`);
+        return;
+      }
+      if (r.error.status === 409 || (r.error.status === 422 && !r.error.errors)) {
+        // Paid or expired meanwhile: the server renders the link's current state.
+        router.refresh();
+        return;
+      }
+      const fromServer: Partial<Record<PayerKey, string>> = {};
+      for (const fe of r.error.errors ?? []) {
+        const k = fe.field.replace(/^payer\./, "") as PayerKey;
+        if (k in t.link.errors) fromServer[k] = t.link.errors[k];
+      }
+      setServerErrors(fromServer);
+      setError(Object.keys(fromServer).length ? t.errors.fix : t.errors.generic);
+    } catch (err) {
+      setError(err instanceof CardError ? (err.message === "invalid" ? t.errors.fix : t.errors.generic) : t.errors.network);
+    }
+    setBusy(false);
+  }
+
+  const maxInstallments = installmentOptions(amount).length;
+  const cta = method === "credit_card" ? t.link.cta.credit_card(amount) : t.link.cta[method];
+
+  return (
+    <form className={`${s.panel} ${s.stack}`} onSubmit={submit} noValidate aria-label={t.link.chooseHeading}>
+      <fieldset className={s.fieldset}>
+        <legend className={s.legend}>{t.link.chooseHeading}</legend>
+        <div className={s.methods}>
+          {methods.map((m) => (
+            <label className={s.method} key={m} data-testid={`method-${m}`}>
+              <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} />
+              <span className={s.methodIcon}>{ICONS[m]}</span>
+              <span className={s.methodText}>
+                <span className={s.methodTitle}>{t.link.methods[m].title}</span>
+                <span className={s.methodNote}>{m === "credit_card" && maxInstallments > 1 ? t.link.upTo(maxInstallments) : t.link.methods[m].note}</span>
+              </span>
+              <span className={s.radio} aria-hidden="true" />
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <hr className={s.divider} />
+
+      <fieldset className={`${s.fieldset} ${s.stack}`}>
+        <legend className={s.legend}>{t.link.payerHeading}</legend>
+        <Field
+          id="payer-name"
+          label={t.link.name}
+          autoComplete="name"
+          value={payer.name}
+          onChange={set("name")}
+          onBlur={touch("name")}
+          error={shown("name")}
+          ref={(el) => void (refs.current.name = el)}
+          data-testid="payer-name"
+        />
+        <Field
+          id="payer-email"
+          label={t.link.email}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          value={payer.email}
+          onChange={set("email")}
+          onBlur={touch("email")}
+          error={shown("email")}
+          ref={(el) => void (refs.current.email = el)}
+          data-testid="payer-email"
+        />
+        <Field
+          id="payer-document"
+          label={t.link.document}
+          inputMode={/[A-Za-z]/.test(payer.document) ? "text" : "numeric"}
+          autoComplete="off"
+          placeholder="000.000.000-00"
+          value={payer.document}
+          onChange={set("document")}
+          onBlur={touch("document")}
+          error={shown("document")}
+          hint={t.link.documentHint}
+          ref={(el) => void (refs.current.document = el)}
+          data-testid="payer-document"
+        />
+      </fieldset>
+
+      {method === "credit_card" ? (
+        <>
+          <hr className={s.divider} />
+          <fieldset className={s.fieldset}>
+            <legend className={s.legend}>{t.card.heading}</legend>
+            {card.fields}
+          </fieldset>
+        </>
+      ) : null}
+
+      <div role="alert">{error ? <Alert tone="danger">{error}</Alert> : null}</div>
+      <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy} data-testid="link-submit">
+        {busy ? <Spinner /> : null}
+        {busy ? (method === "credit_card" ? t.card.processing : t.link.creating) : cta}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,57 @@
+import type { PayerLink, PayerMerchant, PayerOrder } from "@/lib/services/checkout-page";
+import { Alert } from "../ui/Alert";
+import { dictionary, formatDateTime, type Locale } from "./i18n";
+import { LinkPay } from "./LinkPay";
+import { OrderSummary } from "./OrderSummary";
+import { ExpiredResult, PaidResult } from "./Results";
+import { SandboxControl } from "./SandboxControl";
+import s from "./checkout.module.css";
+
+/** A payment link's page: choose how to pay, or the link's outcome. */
+export function LinkView({ link, order, merchant, locale }: { link: PayerLink; order: PayerOrder; merchant: PayerMerchant; locale: Locale }) {
+  const t = dictionary(locale);
+  if (link.status === "paid") {
+    return (
+      <>
+        <PaidResult
+          locale={locale}
+          amount={order.amount}
+          merchant={merchant.name}
+          method={link.paid?.paymentMethod ?? ""}
+          paidAt={link.paid?.paidAt ?? null}
+        />
+        <OrderSummary locale={locale} order={order} label={t.total} />
+      </>
+    );
+  }
+  if (link.status === "expired") {
+    return (
+      <>
+        <ExpiredResult title={t.link.expiredTitle} text={t.link.expiredText} />
+        <OrderSummary locale={locale} order={order} label={t.total} />
+      </>
+    );
+  }
+  const methodName = link.pending ? t.link.methods[link.pending.paymentMethod].title : "";
+  return (
+    <>
+      <OrderSummary
+        locale={locale}
+        order={order}
+        note={link.expiresAt ? t.link.validUntil(formatDateTime(link.expiresAt, locale)) : null}
+      />
+      {link.pending ? (
+        <Alert tone="info">
+          <p>
+            {t.link.pending(methodName)}{" "}
+            <a className={s.textLink} href={`/checkout/${link.pending.secureId}`} data-testid="continue-pending">
+              {t.link.continue}
+            </a>
+          </p>
+        </Alert>
+      ) : null}
+      <LinkPay secureId={link.secureId} publicKey={merchant.publicKey} amount={order.amount} methods={link.methods} locale={locale} />
+      {link.sandbox && link.methods.includes("credit_card") ? <SandboxControl secureId={link.secureId} locale={locale} showCards /> : null}
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { dictionary, type Locale } from "./i18n";
+import ui from "../ui/ui.module.css";
+
+const POLL_MS = 2500;
+
+type Watch = { refresh: () => void };
+const WatcherContext = createContext<Watch>({ refresh: () => {} });
+export const useWatcher = () => useContext(WatcherContext);
+
+type Phase = "waiting" | "paid" | "expired";
+
+/**
+ * Watches a pending charge while the payer pays in their bank app: polls the page's status route
+ * every few seconds (at once when the payer comes back to the tab) and swaps the payment view for
+ * the success screen without a reload, or for the expired screen when the time runs out. Both
+ * screens are rendered on the server and handed in, so the swap needs no extra code here.
+ */
+export function PaymentWatcher({
+  secureId,
+  locale,
+  expiresAt,
+  paidView,
+  expiredView,
+  children,
+}: {
+  secureId: string;
+  locale: Locale;
+  expiresAt: string | null;
+  paidView: ReactNode;
+  expiredView: ReactNode;
+  children: ReactNode;
+}) {
+  const t = dictionary(locale);
+  const router = useRouter();
+  const [phase, setPhase] = useState<Phase>("waiting");
+  const [announce, setAnnounce] = useState("");
+  const busy = useRef(false);
+  const done = phase !== "waiting";
+
+  const check = useCallback(async () => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      const res = await fetch(`/checkout/${secureId}/status`, { cache: "no-store", headers: { accept: "application/json" } });
+      if (!res.ok) return;
+      const { data } = (await res.json()) as { data: { status: string; expired?: boolean; next?: string | null } };
+      if (data.next) {
+        router.push(`/checkout/${data.next}`);
+      } else if (data.status === "paid") {
+        setPhase("paid");
+        setAnnounce(t.paid.title);
+      } else if (data.expired) {
+        setPhase("expired");
+      } else if (data.status !== "pending" && data.status !== "processing") {
+        // Refunded, refused, disputed: the server renders the right screen.
+        router.refresh();
+      }
+    } catch {
+      // Offline for a moment: the next tick tries again.
+    } finally {
+      busy.current = false;
+    }
+  }, [secureId, t.paid.title, router]);
+
+  useEffect(() => {
+    if (done) return;
+    const tick = () => {
+      if (document.visibilityState === "visible") void check();
+    };
+    const id = window.setInterval(tick, POLL_MS);
+    document.addEventListener("visibilitychange", tick);
+    return () => {
+      window.clearInterval(id);
+      document.removeEventListener("visibilitychange", tick);
+    };
+  }, [check, done]);
+
+  useEffect(() => {
+    if (done || !expiresAt) return;
+    const ms = Date.parse(expiresAt) - Date.now();
+    // setTimeout holds at most ~24.8 days; a later expiry is simply not scheduled.
+    if (ms > 2 ** 31 - 1) return;
+    // At the deadline ask the server at once; the server's clock decides (a phone's may be wrong).
+    const id = window.setTimeout(() => void check(), Math.max(0, ms) + 500);
+    return () => window.clearTimeout(id);
+  }, [expiresAt, check, done]);
+
+  useEffect(() => {
+    if (done) document.getElementById("result-heading")?.focus();
+  }, [done]);
+
+  return (
+    <WatcherContext.Provider value={{ refresh: () => void check() }}>
+      {phase === "paid" ? paidView : phase === "expired" ? expiredView : children}
+      <p className={ui.visuallyHidden} role="status" aria-live="polite">
+        {announce}
+      </p>
+    </WatcherContext.Provider>
+  );
+}

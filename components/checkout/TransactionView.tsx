@@ -1,0 +1,142 @@
+import type { PayerMerchant, PayerOrder, PayerTransaction } from "@/lib/services/checkout-page";
+import { Alert } from "../ui/Alert";
+import { BoletoView } from "./BoletoView";
+import { dictionary, BRAND_NAMES, type Locale } from "./i18n";
+import { ArrowLeftIcon } from "./icons";
+import { OrderSummary } from "./OrderSummary";
+import { PaymentWatcher } from "./PaymentWatcher";
+import { PixView } from "./PixView";
+import { ExpiredResult, PaidResult, Result } from "./Results";
+import { RetryCardForm } from "./RetryCardForm";
+import { SandboxControl } from "./SandboxControl";
+import { StatusPill } from "./StatusPill";
+import s from "./checkout.module.css";
+
+/** A transaction's page: one screen per state the payer can find it in. */
+export async function TransactionView({
+  tx,
+  order,
+  merchant,
+  locale,
+  serverNow,
+}: {
+  tx: PayerTransaction;
+  order: PayerOrder;
+  merchant: PayerMerchant;
+  locale: Locale;
+  serverNow: number;
+}) {
+  const t = dictionary(locale);
+  const cardLabel = tx.card?.lastDigits ? t.card.paidWith(BRAND_NAMES[tx.card.brand ?? ""] ?? "", tx.card.lastDigits).trim() : null;
+  const installments = tx.installments > 1 ? t.card.installment(tx.installments, Math.floor(tx.amount / tx.installments)) : null;
+  const paid = (
+    <PaidResult
+      locale={locale}
+      amount={tx.amount}
+      merchant={merchant.name}
+      method={tx.paymentMethod}
+      paidAt={tx.paidAt}
+      detail={[cardLabel, installments].filter(Boolean).join(" · ") || null}
+    />
+  );
+  const back = tx.linkSecureId ? (
+    <p className={s.linkRow}>
+      <a className={s.textLink} href={`/checkout/${tx.linkSecureId}`}>
+        <ArrowLeftIcon />
+        {t.link.other}
+      </a>
+    </p>
+  ) : null;
+
+  switch (tx.status) {
+    case "paid":
+      return (
+        <>
+          {paid}
+          <OrderSummary locale={locale} order={order} label={t.total} />
+        </>
+      );
+    case "refunded":
+      return (
+        <>
+          <Result tone="neutral" title={t.refunded.title}>
+            <p className={s.resultText}>{t.refunded.text}</p>
+          </Result>
+          <OrderSummary locale={locale} order={order} label={t.total} />
+        </>
+      );
+    case "chargedback":
+    case "in_protest":
+      return (
+        <>
+          <Result tone="warn" title={t.disputed.title}>
+            <p className={s.resultText}>{t.disputed.text}</p>
+          </Result>
+          <OrderSummary locale={locale} order={order} label={t.total} />
+        </>
+      );
+    case "refused":
+      return (
+        <>
+          <OrderSummary locale={locale} order={order} status={<StatusPill label={t.status.refused} tone="bad" />} />
+          <section className={`${s.panel} ${s.stack}`} aria-labelledby="refused-heading">
+            <h2 className={s.heading} id="refused-heading">
+              {t.card.refusedTitle}
+            </h2>
+            <Alert tone="danger" title={cardLabel ?? undefined}>
+              <p data-testid="refused-reason">{t.card.refused[tx.card?.refusedReason ?? "other"] ?? t.card.refused.other}</p>
+            </Alert>
+            {tx.canRetry ? (
+              <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} locale={locale} />
+            ) : (
+              <p className={s.subtle}>{t.card.noMoreAttempts}</p>
+            )}
+          </section>
+          {tx.sandbox && tx.canRetry ? <SandboxControl secureId={tx.secureId} locale={locale} showCards /> : null}
+          {back}
+        </>
+      );
+    case "processing":
+      return (
+        <PaymentWatcher secureId={tx.secureId} locale={locale} expiresAt={null} paidView={paid} expiredView={null}>
+          <Result tone="warn" title={t.processing.title}>
+            <p className={s.resultText}>{t.processing.text}</p>
+          </Result>
+        </PaymentWatcher>
+      );
+    case "pending":
+    case "approved": {
+      const pix = tx.paymentMethod === "pix";
+      const expired = (
+        <ExpiredResult title={pix ? t.pix.expiredTitle : t.boleto.expiredTitle} text={pix ? t.pix.expiredText : t.boleto.expiredText} />
+      );
+      if (tx.expired) {
+        return (
+          <>
+            {expired}
+            <OrderSummary locale={locale} order={order} label={t.total} />
+            {back}
+          </>
+        );
+      }
+      return (
+        <>
+          <OrderSummary locale={locale} order={order} status={<StatusPill label={t.status.pending} pending />} />
+          <PaymentWatcher
+            secureId={tx.secureId}
+            locale={locale}
+            expiresAt={pix ? (tx.pix?.expiresAt ?? null) : null}
+            paidView={paid}
+            expiredView={expired}
+          >
+            <div className={s.stack}>
+              {pix ? <PixView tx={tx} locale={locale} serverNow={serverNow} /> : <BoletoView tx={tx} locale={locale} />}
+              {tx.sandbox ? <SandboxControl secureId={tx.secureId} locale={locale} /> : null}
+              {back}
+            </div>
+          </PaymentWatcher>
+        </>
+      );
+    }
+  }
+}

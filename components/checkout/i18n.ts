@@ -1,0 +1,358 @@
+/**
+ * The checkout's words, in Brazilian Portuguese (the default) and English. Amounts stay in
+ * "R$ 1.234,56" in both: the charge is in reais and that is how the payer's bank shows it.
+ */
+import { formatBRL } from "@/lib/domain/money";
+
+export type Locale = "pt" | "en";
+export const LOCALES: readonly Locale[] = ["pt", "en"];
+export const LANG_COOKIE = "checkout_lang";
+
+export function parseLocale(v: string | null | undefined): Locale | null {
+  if (!v) return null;
+  const s = v.toLowerCase();
+  if (s === "en" || s.startsWith("en-")) return "en";
+  if (s === "pt" || s.startsWith("pt-")) return "pt";
+  return null;
+}
+
+export const htmlLang = (l: Locale) => (l === "pt" ? "pt-BR" : "en");
+
+const pt = {
+  title: "Pagamento",
+  secure: "Pagamento seguro",
+  securedBy: "Pagamento seguro processado pela Arara",
+  switchLang: "English",
+  switchLangLabel: "Switch to English",
+  sandboxBadge: "Modo de teste",
+  total: "Total",
+  amount: "Valor",
+  totalToPay: "Total a pagar",
+  items: (n: number) => (n === 1 ? "1 item" : `${n} itens`),
+  showItems: "Ver itens do pedido",
+  quantity: (q: number) => `Qtd. ${q}`,
+  cnpj: "CNPJ",
+  orderFrom: "Pedido em",
+  status: {
+    pending: "Aguardando pagamento",
+    processing: "Processando pagamento",
+    paid: "Pago",
+    approved: "Aprovado",
+    refused: "Recusado",
+    refunded: "Estornado",
+    chargedback: "Contestado",
+    in_protest: "Em contestação",
+    expired: "Expirado",
+    open: "Aberto",
+  },
+  pix: {
+    heading: "Pague com PIX",
+    steps: [
+      "Copie o código abaixo.",
+      "No app do seu banco, escolha PIX › Copia e Cola.",
+      "Cole o código e confirme o pagamento.",
+    ],
+    copy: "Copiar código PIX",
+    copied: "Código copiado!",
+    copyFailed: "Não foi possível copiar. Selecione o código e copie manualmente.",
+    codeLabel: "Código PIX copia e cola",
+    qrHeading: "Ou escaneie o QR code",
+    qrHint: "Use a câmera do app do banco em outro aparelho.",
+    qrAlt: (amount: number) => `QR code PIX de ${formatBRL(amount)}`,
+    expiresIn: "Expira em",
+    validUntil: (when: string) => `Válido até ${when}`,
+    expiredTitle: "Este PIX expirou",
+    expiredText: "O prazo para pagamento terminou e este código não pode mais ser pago. Peça um novo link à loja.",
+    waiting: "Aguardando a confirmação do banco. Esta página se atualiza sozinha.",
+  },
+  boleto: {
+    heading: "Boleto bancário",
+    due: "Vencimento",
+    lineLabel: "Linha digitável",
+    copy: "Copiar linha digitável",
+    copied: "Linha digitável copiada!",
+    copyFailed: "Não foi possível copiar. Selecione a linha e copie manualmente.",
+    barcodeAlt: "Código de barras do boleto",
+    pdf: "Baixar boleto em PDF",
+    clearing: "Pagamentos por boleto são confirmados em até 3 dias úteis.",
+    howTo: "Pague no app do seu banco, internet banking ou em uma lotérica.",
+    expiredTitle: "Este boleto venceu",
+    expiredText: "O prazo para pagamento terminou e este boleto não pode mais ser pago. Peça um novo link à loja.",
+  },
+  card: {
+    heading: "Cartão de crédito",
+    number: "Número do cartão",
+    holder: "Nome impresso no cartão",
+    expiry: "Validade (MM/AA)",
+    cvv: "Código de segurança (CVV)",
+    cvvHint: (n: number) => `${n} dígitos ${n === 4 ? "na frente" : "no verso"} do cartão`,
+    installments: "Parcelas",
+    installment: (n: number, each: number) => (n === 1 ? `À vista · ${formatBRL(each)}` : `${n}x de ${formatBRL(each)} sem juros`),
+    pay: (amount: number) => `Pagar ${formatBRL(amount)}`,
+    processing: "Processando pagamento…",
+    brand: (b: string) => `Bandeira: ${b}`,
+    paidWith: (brand: string, last4: string) => `${brand} final ${last4}`,
+    tryAgainHeading: "Tente com outro cartão",
+    refusedTitle: "Pagamento recusado",
+    refused: {
+      card_declined: "O banco emissor recusou o pagamento. Tente outro cartão ou fale com seu banco.",
+      insufficient_funds: "Limite ou saldo insuficiente. Tente outro cartão.",
+      expired_card: "O cartão está vencido. Tente outro cartão.",
+      processing_error: "Houve um erro ao processar o pagamento. Tente novamente ou use outro cartão.",
+      other: "O pagamento não foi aprovado. Tente outro cartão.",
+    } as Record<string, string>,
+    noMoreAttempts: "Não é possível tentar novamente por aqui. Entre em contato com a loja.",
+    secureNote: "Os dados do cartão são criptografados e não ficam com a loja.",
+    errors: {
+      number: "Número do cartão inválido. Confira os dígitos.",
+      brand: "Bandeira não aceita.",
+      holder: "Informe o nome como está no cartão.",
+      expiry: "Validade inválida. Use MM/AA.",
+      expired: "Cartão vencido.",
+      cvv: (n: number) => `O código de segurança tem ${n} dígitos.`,
+    },
+  },
+  link: {
+    chooseHeading: "Como você quer pagar?",
+    payerHeading: "Seus dados",
+    name: "Nome completo",
+    email: "E-mail",
+    document: "CPF ou CNPJ",
+    documentHint: "Usado apenas para emitir o pagamento.",
+    methods: {
+      pix: { title: "PIX", note: "Aprovação na hora" },
+      boleto: { title: "Boleto", note: "Compensa em até 3 dias úteis" },
+      credit_card: { title: "Cartão de crédito", note: "À vista" },
+    },
+    upTo: (n: number) => `Em até ${n}x sem juros`,
+    cta: { pix: "Gerar código PIX", boleto: "Gerar boleto", credit_card: (a: number) => `Pagar ${formatBRL(a)}` },
+    creating: "Gerando…",
+    pending: (m: string) => `Você já gerou um ${m} para este pedido.`,
+    continue: "Continuar pagamento",
+    other: "Escolher outra forma de pagamento",
+    expiredTitle: "Este link de pagamento expirou",
+    expiredText: "Ele não aceita mais pagamentos. Fale com a loja para receber um novo link.",
+    validUntil: (when: string) => `Link válido até ${when}`,
+    errors: {
+      method: "Escolha uma forma de pagamento.",
+      name: "Informe nome e sobrenome.",
+      email: "Informe um e-mail válido, como nome@exemplo.com.",
+      document: "CPF ou CNPJ inválido. Confira os números.",
+    },
+  },
+  paid: {
+    title: "Pagamento confirmado!",
+    text: (amount: number, merchant: string) => `Recebemos ${formatBRL(amount)} para ${merchant}.`,
+    via: { pix: "Pago com PIX", boleto: "Pago com boleto", credit_card: "Pago com cartão de crédito" } as Record<string, string>,
+    at: (when: string) => `em ${when}`,
+    close: "A loja já foi avisada. Você pode fechar esta página.",
+  },
+  refunded: { title: "Pagamento estornado", text: "Este pagamento foi devolvido. O valor volta pelo mesmo meio de pagamento." },
+  disputed: { title: "Pagamento em contestação", text: "Este pagamento foi contestado junto ao banco. Fale com a loja se tiver dúvidas." },
+  processing: { title: "Processando pagamento", text: "Estamos aguardando a confirmação. Esta página se atualiza sozinha." },
+  sandbox: {
+    title: "Ambiente de testes",
+    text: "Esta cobrança é de teste (sandbox): nenhum dinheiro real é movimentado.",
+    button: "Simular pagamento (sandbox)",
+    working: "Simulando…",
+    failed: "Não foi possível simular o pagamento.",
+    cards: "Cartões de teste: 4242 4242 4242 4242 aprova; 4000 0000 0000 0002 recusa.",
+  },
+  errors: {
+    generic: "Algo deu errado. Tente novamente em instantes.",
+    network: "Sem conexão. Verifique sua internet e tente novamente.",
+    fix: "Corrija os campos destacados.",
+    alreadyPaid: "Este pedido já foi pago.",
+  },
+  notFound: {
+    title: "Pagamento não encontrado",
+    text: "O link pode estar incorreto ou incompleto. Confira o endereço recebido da loja.",
+  },
+  copy: "Copiar",
+};
+
+export type Dictionary = typeof pt;
+
+const en: Dictionary = {
+  title: "Payment",
+  secure: "Secure payment",
+  securedBy: "Secure payment processed by Arara",
+  switchLang: "Português",
+  switchLangLabel: "Mudar para português",
+  sandboxBadge: "Test mode",
+  total: "Total",
+  amount: "Amount",
+  totalToPay: "Total to pay",
+  items: (n) => (n === 1 ? "1 item" : `${n} items`),
+  showItems: "Order items",
+  quantity: (q) => `Qty ${q}`,
+  cnpj: "CNPJ",
+  orderFrom: "Order at",
+  status: {
+    pending: "Awaiting payment",
+    processing: "Processing payment",
+    paid: "Paid",
+    approved: "Approved",
+    refused: "Refused",
+    refunded: "Refunded",
+    chargedback: "Disputed",
+    in_protest: "Under dispute",
+    expired: "Expired",
+    open: "Open",
+  },
+  pix: {
+    heading: "Pay with PIX",
+    steps: ["Copy the code below.", "In your bank's app, choose PIX › Copy and Paste.", "Paste the code and confirm the payment."],
+    copy: "Copy PIX code",
+    copied: "Code copied!",
+    copyFailed: "Could not copy. Select the code and copy it by hand.",
+    codeLabel: "PIX copy-and-paste code",
+    qrHeading: "Or scan the QR code",
+    qrHint: "Use your bank app's camera on another device.",
+    qrAlt: (amount) => `PIX QR code for ${formatBRL(amount)}`,
+    expiresIn: "Expires in",
+    validUntil: (when) => `Valid until ${when}`,
+    expiredTitle: "This PIX has expired",
+    expiredText: "The time to pay is over and this code can no longer be paid. Ask the shop for a new link.",
+    waiting: "Waiting for your bank's confirmation. This page updates by itself.",
+  },
+  boleto: {
+    heading: "Boleto",
+    due: "Due date",
+    lineLabel: "Digitable line",
+    copy: "Copy digitable line",
+    copied: "Digitable line copied!",
+    copyFailed: "Could not copy. Select the line and copy it by hand.",
+    barcodeAlt: "Boleto barcode",
+    pdf: "Download boleto PDF",
+    clearing: "Boleto payments are confirmed within 3 business days.",
+    howTo: "Pay in your bank's app, internet banking or at a lottery outlet.",
+    expiredTitle: "This boleto is past due",
+    expiredText: "The time to pay is over and this boleto can no longer be paid. Ask the shop for a new link.",
+  },
+  card: {
+    heading: "Credit card",
+    number: "Card number",
+    holder: "Name on card",
+    expiry: "Expiry (MM/YY)",
+    cvv: "Security code (CVV)",
+    cvvHint: (n) => `${n} digits on the ${n === 4 ? "front" : "back"} of the card`,
+    installments: "Installments",
+    installment: (n, each) => (n === 1 ? `Pay in full · ${formatBRL(each)}` : `${n}x of ${formatBRL(each)}, interest-free`),
+    pay: (amount) => `Pay ${formatBRL(amount)}`,
+    processing: "Processing payment…",
+    brand: (b) => `Brand: ${b}`,
+    paidWith: (brand, last4) => `${brand} ending in ${last4}`,
+    tryAgainHeading: "Try another card",
+    refusedTitle: "Payment refused",
+    refused: {
+      card_declined: "The card issuer declined the payment. Try another card or contact your bank.",
+      insufficient_funds: "Insufficient funds or credit limit. Try another card.",
+      expired_card: "The card has expired. Try another card.",
+      processing_error: "There was an error processing the payment. Try again or use another card.",
+      other: "The payment was not approved. Try another card.",
+    },
+    noMoreAttempts: "It is not possible to try again here. Please contact the shop.",
+    secureNote: "Card details are encrypted and never stored by the shop.",
+    errors: {
+      number: "Invalid card number. Check the digits.",
+      brand: "Card brand not accepted.",
+      holder: "Enter the name as printed on the card.",
+      expiry: "Invalid expiry. Use MM/YY.",
+      expired: "This card has expired.",
+      cvv: (n) => `The security code has ${n} digits.`,
+    },
+  },
+  link: {
+    chooseHeading: "How would you like to pay?",
+    payerHeading: "Your details",
+    name: "Full name",
+    email: "E-mail",
+    document: "CPF or CNPJ",
+    documentHint: "Brazilian taxpayer number, used only to issue the payment.",
+    methods: {
+      pix: { title: "PIX", note: "Approved instantly" },
+      boleto: { title: "Boleto", note: "Clears within 3 business days" },
+      credit_card: { title: "Credit card", note: "Pay in full" },
+    },
+    upTo: (n) => `Up to ${n} interest-free installments`,
+    cta: { pix: "Get PIX code", boleto: "Get boleto", credit_card: (a) => `Pay ${formatBRL(a)}` },
+    creating: "Creating…",
+    pending: (m) => `You already created a ${m} payment for this order.`,
+    continue: "Continue payment",
+    other: "Choose another payment method",
+    expiredTitle: "This payment link has expired",
+    expiredText: "It no longer takes payments. Ask the shop for a new link.",
+    validUntil: (when) => `Link valid until ${when}`,
+    errors: {
+      method: "Choose a payment method.",
+      name: "Enter your first and last name.",
+      email: "Enter a valid e-mail, such as name@example.com.",
+      document: "Invalid CPF or CNPJ. Check the numbers.",
+    },
+  },
+  paid: {
+    title: "Payment confirmed!",
+    text: (amount, merchant) => `We received ${formatBRL(amount)} for ${merchant}.`,
+    via: { pix: "Paid with PIX", boleto: "Paid with boleto", credit_card: "Paid by credit card" },
+    at: (when) => `on ${when}`,
+    close: "The shop has been notified. You can close this page.",
+  },
+  refunded: { title: "Payment refunded", text: "This payment was returned. The money goes back through the same payment method." },
+  disputed: { title: "Payment under dispute", text: "This payment was disputed with the bank. Contact the shop with any questions." },
+  processing: { title: "Processing payment", text: "We are waiting for confirmation. This page updates by itself." },
+  sandbox: {
+    title: "Test environment",
+    text: "This is a test (sandbox) charge: no real money moves.",
+    button: "Simulate payment (sandbox)",
+    working: "Simulating…",
+    failed: "Could not simulate the payment.",
+    cards: "Test cards: 4242 4242 4242 4242 approves; 4000 0000 0000 0002 declines.",
+  },
+  errors: {
+    generic: "Something went wrong. Please try again in a moment.",
+    network: "No connection. Check your internet and try again.",
+    fix: "Please fix the highlighted fields.",
+    alreadyPaid: "This order is already paid.",
+  },
+  notFound: {
+    title: "Payment not found",
+    text: "The link may be wrong or incomplete. Check the address the shop sent you.",
+  },
+  copy: "Copy",
+};
+
+export function dictionary(locale: Locale): Dictionary {
+  return locale === "en" ? en : pt;
+}
+
+/** "14/06/2026 às 15:30" / "Jun 14, 2026, 3:30 PM", in Brasília time: the payer's bank counts in it. */
+export function formatDateTime(iso: string, locale: Locale): string {
+  const d = new Date(iso);
+  if (locale === "en") {
+    return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Sao_Paulo" }).format(d);
+  }
+  const date = new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" }).format(d);
+  const time = new Intl.DateTimeFormat("pt-BR", { hour: "2-digit", minute: "2-digit", timeZone: "America/Sao_Paulo" }).format(d);
+  return `${date} às ${time}`;
+}
+
+/** A calendar date "YYYY-MM-DD" (a boleto's due date) as "14/06/2026" / "Jun 14, 2026". */
+export function formatDay(ymd: string, locale: Locale): string {
+  const [y, m, d] = ymd.split("-").map(Number);
+  if (locale === "en") {
+    return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d)));
+  }
+  return `${String(d).padStart(2, "0")}/${String(m).padStart(2, "0")}/${y}`;
+}
+
+export const BRAND_NAMES: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  elo: "Elo",
+  hipercard: "Hipercard",
+  diners: "Diners Club",
+  discover: "Discover",
+  jcb: "JCB",
+};

@@ -1,0 +1,180 @@
+import { expect, test } from "@playwright/test";
+import {
+  DECLINED_CARD,
+  GOOD_CARD,
+  createLink,
+  createTransaction,
+  expectAccessible,
+  expectPanOnlyToTokenization,
+  expectSameWindow,
+  fillCard,
+  fillPayer,
+  markWindow,
+  pathOf,
+  readLink,
+  recordRequests,
+  screenshot,
+  watchConsole,
+} from "./checkout-helpers";
+
+test.describe("payment link: card", () => {
+  test("approved at once; the card number goes only to tokenization", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const log = recordRequests(page);
+    const link = await createLink(request);
+    await page.goto(pathOf(link.secureUrl));
+    await expect(page.getByTestId("order-amount")).toHaveText("R$ 299,00");
+    await expect(page.getByText("Turma de março · 8 aulas online")).toBeVisible();
+    await expectAccessible(page, "link open");
+    await screenshot(page, "link-open");
+
+    await page.getByTestId("method-credit_card").click();
+    await fillPayer(page);
+    await fillCard(page, GOOD_CARD);
+    await expect(page.getByText("Visa", { exact: true })).toBeVisible();
+    await page.getByTestId("card-installments").selectOption("3");
+    await expect(page.getByTestId("card-installments").locator("option:checked")).toHaveText("3x de R$ 99,66 sem juros");
+    await expectAccessible(page, "link card form");
+    await screenshot(page, "link-card-form");
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+
+    await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible();
+    await expect(page.getByTestId("paid-screen")).toContainText("Pago com cartão de crédito · Visa final 4242 · 3x de R$ 99,66 sem juros");
+    await expectAccessible(page, "card paid");
+    await screenshot(page, "card-paid");
+    expectPanOnlyToTokenization(log, GOOD_CARD);
+    expect((await readLink(request, link.id)).status).toBe("paid");
+
+    await page.goto(pathOf(link.secureUrl));
+    await expect(page.getByTestId("paid-screen")).toBeVisible();
+    expect(errors()).toEqual([]);
+  });
+
+  test("refused, with the reason in Portuguese, then another card is approved for the same order", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const log = recordRequests(page);
+    const link = await createLink(request, { externalRef: "pedido-retry" });
+    await page.goto(pathOf(link.secureUrl));
+    await page.getByTestId("method-credit_card").click();
+    await fillPayer(page);
+    await fillCard(page, DECLINED_CARD);
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+
+    await expect(page.getByRole("heading", { name: "Pagamento recusado" })).toBeVisible();
+    await expect(page.getByTestId("refused-reason")).toHaveText("O banco emissor recusou o pagamento. Tente outro cartão ou fale com seu banco.");
+    await expect(page.getByRole("heading", { name: "Tente com outro cartão" })).toBeVisible();
+    await expectAccessible(page, "card refused");
+    await screenshot(page, "card-refused");
+    const refusedUrl = page.url();
+
+    await fillCard(page, GOOD_CARD);
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+    await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible();
+    expect(page.url()).not.toBe(refusedUrl);
+    expectPanOnlyToTokenization(log, DECLINED_CARD);
+    expectPanOnlyToTokenization(log, GOOD_CARD);
+
+    // The refused charge's address now leads to the approved one.
+    await page.goto(refusedUrl);
+    await expect(page.getByTestId("paid-screen")).toBeVisible();
+    const linkNow = await readLink(request, link.id);
+    expect(linkNow.status).toBe("paid");
+    expect(errors()).toEqual([]);
+  });
+
+  test("a card refused through the API can be paid with another card on its page", async ({ page, request }) => {
+    const token = await request.post(`/api/v1/card-token?publicKey=pk_test_AraraDemoPublicKey0000000000`, {
+      data: { number: DECLINED_CARD, holderName: "MARIA", expirationMonth: "12", expirationYear: "2034", cvv: "123" },
+    });
+    const tx = await createTransaction(request, { paymentMethod: "credit_card", ip: "203.0.113.9", card: { hash: await token.text() } });
+    expect(tx.status).toBe("refused");
+    await page.goto(pathOf(tx.secureUrl));
+    await expect(page.getByTestId("refused-reason")).toBeVisible();
+    await fillCard(page, "5555555555554444");
+    await expect(page.getByText("Mastercard", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Pagar R$ 172,80" }).click();
+    await expect(page.getByTestId("paid-screen")).toContainText("Mastercard final 4444");
+  });
+
+  test("checks the card in the browser before sending it anywhere", async ({ page, request }) => {
+    const log = recordRequests(page);
+    const link = await createLink(request, { methods: ["credit_card"] });
+    await page.goto(pathOf(link.secureUrl));
+    await fillPayer(page);
+    await fillCard(page, "4242424242424241");
+    await page.getByTestId("card-expiry").fill("01/20");
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+    await expect(page.getByText("Número do cartão inválido. Confira os dígitos.")).toBeVisible();
+    await expect(page.getByText("Cartão vencido.")).toBeVisible();
+    await expect(page.getByTestId("card-number")).toBeFocused();
+    await expect(page.getByRole("alert").filter({ hasText: "Corrija os campos destacados." })).toBeVisible();
+    expect(log.filter((r) => r.method === "POST")).toEqual([]);
+    await expectAccessible(page, "card form errors");
+    await screenshot(page, "card-form-errors");
+  });
+});
+
+test.describe("payment link: PIX and boleto", () => {
+  test("by PIX: the payer's details are checked, the PIX is issued, and the sandbox pays it", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const link = await createLink(request);
+    await page.goto(pathOf(link.secureUrl));
+
+    await page.getByRole("button", { name: "Gerar código PIX" }).click();
+    await expect(page.getByText("Informe nome e sobrenome.")).toBeVisible();
+    await expect(page.getByText("Informe um e-mail válido, como nome@exemplo.com.")).toBeVisible();
+    await expect(page.getByText("CPF ou CNPJ inválido. Confira os números.")).toBeVisible();
+    await expect(page.getByTestId("payer-name")).toBeFocused();
+    await page.getByTestId("payer-document").fill("11144477736");
+    await expect(page.getByTestId("payer-document")).toHaveValue("111.444.777-36");
+    await expectAccessible(page, "link errors");
+    await screenshot(page, "link-errors");
+
+    await fillPayer(page);
+    await expect(page.getByTestId("payer-document")).toHaveValue("111.444.777-35");
+    await page.getByRole("button", { name: "Gerar código PIX" }).click();
+    await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Escolher outra forma de pagamento" })).toHaveAttribute("href", pathOf(link.secureUrl));
+    await markWindow(page);
+    await page.getByRole("button", { name: "Simular pagamento (sandbox)" }).click();
+    await expect(page.getByTestId("paid-screen")).toBeVisible({ timeout: 10_000 });
+    await expectSameWindow(page);
+
+    await page.goto(pathOf(link.secureUrl));
+    await expect(page.getByTestId("paid-screen")).toContainText("Pago com PIX");
+    await expectAccessible(page, "link paid");
+    await screenshot(page, "link-paid");
+    expect((await readLink(request, link.id)).status).toBe("paid");
+    expect(errors()).toEqual([]);
+  });
+
+  test("by boleto, with a CNPJ; going back offers to continue the boleto", async ({ page, request }) => {
+    const link = await createLink(request, { methods: ["boleto", "pix"] });
+    await page.goto(pathOf(link.secureUrl));
+    await page.getByTestId("method-boleto").click();
+    await page.getByTestId("payer-name").fill("Padaria Pão Quente Ltda");
+    await page.getByTestId("payer-email").fill("financeiro@paoquente.com.br");
+    await page.getByTestId("payer-document").fill("11222333000181");
+    await expect(page.getByTestId("payer-document")).toHaveValue("11.222.333/0001-81");
+    await page.getByRole("button", { name: "Gerar boleto" }).click();
+    await expect(page.getByRole("heading", { name: "Boleto bancário" })).toBeVisible();
+    const pdf = await request.get((await page.getByTestId("boleto-pdf").getAttribute("href"))!);
+    expect(pdf.headers()["content-type"]).toContain("application/pdf");
+    const boletoUrl = page.url();
+
+    await page.getByRole("link", { name: "Escolher outra forma de pagamento" }).click();
+    await expect(page.getByText("Você já gerou um Boleto para este pedido.")).toBeVisible();
+    await page.getByTestId("continue-pending").click();
+    await expect(page).toHaveURL(boletoUrl);
+  });
+
+  test("an expired link says so and offers nothing to pay", async ({ page, request }) => {
+    const link = await createLink(request, { expiresAt: new Date(Date.now() + 1500).toISOString() });
+    await page.waitForTimeout(2000);
+    await page.goto(pathOf(link.secureUrl));
+    await expect(page.getByRole("heading", { name: "Este link de pagamento expirou" })).toBeVisible();
+    await expect(page.getByRole("button")).toHaveCount(0);
+    await expectAccessible(page, "link expired");
+    await screenshot(page, "link-expired");
+  });
+});

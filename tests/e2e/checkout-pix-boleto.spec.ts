@@ -1,0 +1,157 @@
+import { expect, test } from "@playwright/test";
+import {
+  TOTAL,
+  createTransaction,
+  expectAccessible,
+  expectSameWindow,
+  expireTransaction,
+  markWindow,
+  pathOf,
+  screenshot,
+  watchConsole,
+} from "./checkout-helpers";
+
+test.describe("hosted checkout: PIX", () => {
+  test("shows the QR code and the code, copies it, and turns to the success screen when the sandbox pays it, without a reload", async ({
+    page,
+    context,
+    request,
+  }) => {
+    const errors = watchConsole(page);
+    // A one-day PIX: under a day left, the page counts down.
+    const tx = await createTransaction(request, { paymentMethod: "pix", pix: { expiresInDays: 1 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+
+    const res = await page.goto(pathOf(tx.secureUrl));
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Loja Demo Arara");
+    await expect(page.getByTestId("order-amount")).toHaveText("R$ 172,80");
+    await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    await expect(page.getByTestId("status-pill")).toHaveText("Aguardando pagamento");
+    await expect(page.getByRole("img", { name: "QR code PIX de R$ 172,80" }).locator("svg")).toBeVisible();
+    await expect(page.getByTestId("pix-code")).toHaveText(tx.pix!.qrcode);
+    await expect(page.getByRole("timer")).toContainText(/Expira em 2[34]:\d{2}:\d{2}/);
+    await expect(page.getByText("Modo de teste")).toBeVisible();
+    await expectAccessible(page, "pix pending");
+    await screenshot(page, "pix-pending-pt");
+
+    await page.getByRole("button", { name: "Copiar código PIX" }).click();
+    await expect(page.getByRole("button", { name: "Código copiado!" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Código copiado!" })).toHaveCount(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tx.pix!.qrcode);
+    await screenshot(page, "pix-copied");
+
+    await markWindow(page);
+    await page.getByRole("button", { name: "Simular pagamento (sandbox)" }).click();
+    await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeFocused();
+    await expect(page.getByTestId("paid-screen")).toContainText(`Recebemos R$ 172,80 para Loja Demo Arara.`);
+    await expect(page.getByRole("button", { name: "Copiar código PIX" })).toHaveCount(0);
+    await expectSameWindow(page);
+    await expectAccessible(page, "pix paid");
+    await screenshot(page, "pix-paid");
+
+    // A reload renders the paid state from the server too.
+    await page.reload();
+    await expect(page.getByTestId("paid-screen")).toContainText("Pago com PIX");
+    expect(errors()).toEqual([]);
+  });
+
+  test("speaks English with ?lang=en, and keeps it in a cookie", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const tx = await createTransaction(request, { paymentMethod: "pix" });
+    await page.goto(`${pathOf(tx.secureUrl)}?lang=en`);
+    await expect(page.getByRole("heading", { name: "Pay with PIX" })).toBeVisible();
+    await expect(page.getByText("Total to pay")).toBeVisible();
+    await expect(page.locator("[lang=en]").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Copy PIX code" })).toBeVisible();
+    await expectAccessible(page, "pix pending (en)");
+    await screenshot(page, "pix-pending-en");
+    await page.goto(pathOf(tx.secureUrl));
+    await expect(page.getByRole("heading", { name: "Pay with PIX" })).toBeVisible();
+    await page.getByRole("link", { name: "Mudar para português" }).click();
+    await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    expect(errors()).toEqual([]);
+  });
+
+  test("an expired PIX says so and offers nothing to pay", async ({ page, request }) => {
+    const tx = await createTransaction(request, { paymentMethod: "pix" });
+    test.skip(!(await expireTransaction(tx.secureId)), "needs PostgreSQL to move the expiry into the past");
+    await page.goto(pathOf(tx.secureUrl));
+    await expect(page.getByRole("heading", { name: "Este PIX expirou" })).toBeVisible();
+    await expect(page.getByTestId("pix-code")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /Copiar|Simular/ })).toHaveCount(0);
+    await expectAccessible(page, "pix expired");
+    await screenshot(page, "pix-expired");
+  });
+});
+
+test.describe("hosted checkout: boleto", () => {
+  test("shows the due date, the line to copy, the barcode and the PDF; the sandbox clears it", async ({ page, context, request }) => {
+    const errors = watchConsole(page);
+    const tx = await createTransaction(request, { paymentMethod: "boleto" });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto(pathOf(tx.secureUrl));
+    await expect(page.getByRole("heading", { name: "Boleto bancário" })).toBeVisible();
+    await expect(page.getByTestId("boleto-line")).toHaveText(tx.boleto!.digitableLine);
+    await expect(page.getByTestId("boleto-due")).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+    await expect(page.getByRole("img", { name: "Código de barras do boleto" })).toBeVisible();
+    // Interleaved 2 of 5 of 44 digits: 22 pairs x 5 bars + start 2 + stop 2 = 114 bars.
+    expect(((await page.getByTestId("boleto-barcode").locator("path").getAttribute("d")) ?? "").split("z").length - 1).toBe(114);
+    await expectAccessible(page, "boleto pending");
+    await screenshot(page, "boleto-pending");
+
+    await page.getByRole("button", { name: "Copiar linha digitável" }).click();
+    await expect(page.getByRole("button", { name: "Linha digitável copiada!" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tx.boleto!.digitableLine.replace(/\D/g, ""));
+
+    const href = await page.getByTestId("boleto-pdf").getAttribute("href");
+    expect(href).toBe(`/checkout/${tx.secureId}/boleto.pdf`);
+    const pdf = await request.get(href!);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toContain("application/pdf");
+    expect((await pdf.body()).subarray(0, 4).toString("latin1")).toBe("%PDF");
+
+    await markWindow(page);
+    await page.getByRole("button", { name: "Simular pagamento (sandbox)" }).click();
+    await expect(page.getByTestId("paid-screen")).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByTestId("paid-screen")).toContainText("R$ 172,80");
+    await expectSameWindow(page);
+    await screenshot(page, "boleto-paid");
+    expect(errors()).toEqual([]);
+  });
+});
+
+test.describe("hosted checkout: page", () => {
+  test("an unknown id is a 404 page in Portuguese", async ({ page }) => {
+    const res = await page.goto("/checkout/00000000-0000-4000-8000-000000000000");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Pagamento não encontrado" })).toBeVisible();
+    await expectAccessible(page, "not found");
+    await screenshot(page, "not-found");
+    expect((await page.goto("/checkout/not-a-uuid"))?.status()).toBe(404);
+  });
+
+  test("is served with a nonce CSP, no framing, no referrer, nosniff and a permissions policy", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const tx = await createTransaction(request, { paymentMethod: "pix", amount: TOTAL });
+    const res = await page.goto(pathOf(tx.secureUrl));
+    const h = res!.headers();
+    const csp = h["content-security-policy"];
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(h["referrer-policy"]).toBe("no-referrer");
+    expect(h["x-content-type-options"]).toBe("nosniff");
+    expect(h["x-frame-options"]).toBe("DENY");
+    expect(h["permissions-policy"]).toContain("camera=()");
+    // Next's scripts carry the nonce of this response, and the page hydrated under the policy.
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1];
+    const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => (e as HTMLScriptElement).nonce));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const n of scripts) expect(n).toBe(nonce);
+    await expect(page.getByRole("button", { name: "Simular pagamento (sandbox)" })).toBeEnabled();
+    expect(errors()).toEqual([]);
+  });
+});
