@@ -58,6 +58,10 @@ async function run(req: Request, requestId: string, fn: () => Promise<Response>)
     res = toResponse(err, requestId);
   }
   res.headers.set("x-request-id", requestId);
+  // API answers are data, never a page: no MIME sniffing, and not kept by browsers or proxies
+  // (they carry account data) unless a route says otherwise (the reference, the browser script).
+  res.headers.set("x-content-type-options", "nosniff");
+  if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
   const url = new URL(req.url);
   getLogger().info(
     { requestId, method: req.method, path: url.pathname, status: res.status, ms: Math.round(performance.now() - started) },
