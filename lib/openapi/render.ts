@@ -5,7 +5,15 @@
  */
 type Json = Record<string, any>;
 
-export type FieldRow = { name: string; type: string; required: boolean; description: string; constraints: string[] };
+export type FieldRow = {
+  name: string;
+  type: string;
+  required: boolean;
+  description: string;
+  constraints: string[];
+  /** The component the field's type is, when it is one (for a link). */
+  ref?: string;
+};
 
 const MAX_DEPTH = 5;
 
@@ -81,8 +89,27 @@ function objectInside(doc: Json, s: Json): { schema: Json; array: boolean } | nu
   return cur.properties ? { schema: cur, array } : null;
 }
 
-/** Rows for every property, nested objects expanded with dotted names. */
-export function fieldRows(doc: Json, schema: Json | undefined, prefix = "", depth = 0, seen: Set<string> = new Set()): FieldRow[] {
+/** The component a property refers to (directly, as array items or in a nullable union). */
+function refOf(prop: Json): string | undefined {
+  if (prop.$ref) return refName(prop.$ref);
+  if (prop.items?.$ref) return refName(prop.items.$ref);
+  const alts: Json[] = prop.anyOf ?? prop.oneOf ?? [];
+  const refs = alts.filter((a) => a.$ref || a.items?.$ref);
+  return refs.length === 1 ? refOf(refs[0]) : undefined;
+}
+
+/**
+ * Rows for every property, nested objects expanded with dotted names. With `expandRefs` false,
+ * a property whose type is a component is not expanded (the component is listed on its own).
+ */
+export function fieldRows(
+  doc: Json,
+  schema: Json | undefined,
+  opts: { expandRefs?: boolean } = {},
+  prefix = "",
+  depth = 0,
+  seen: Set<string> = new Set(),
+): FieldRow[] {
   const s = resolve(doc, schema);
   if (!s.properties || depth > MAX_DEPTH) return [];
   const required = new Set<string>(s.required ?? []);
@@ -94,13 +121,22 @@ export function fieldRows(doc: Json, schema: Json | undefined, prefix = "", dept
     const described = prop.description ?? inner.description ?? alts.find((a) => a.description)?.description ?? "";
     const constraintSource = alts.length === 1 ? { ...resolve(doc, alts[0]), ...inner } : inner;
     const full = prefix + name;
-    rows.push({ name: full, type: typeLabel(doc, prop), required: required.has(name), description: described, constraints: constraintsOf(constraintSource) });
+    const ref = refOf(prop);
+    rows.push({
+      name: full,
+      type: typeLabel(doc, prop),
+      required: required.has(name),
+      description: described,
+      constraints: constraintsOf(constraintSource),
+      ...(ref ? { ref } : {}),
+    });
+    if (ref && opts.expandRefs === false) continue;
     const nested = objectInside(doc, prop);
-    const key = prop.$ref ?? "";
+    const key = ref ?? "";
     if (nested && !(key && seen.has(key))) {
       const next = new Set(seen);
       if (key) next.add(key);
-      rows.push(...fieldRows(doc, nested.schema, `${full}${nested.array ? "[]" : ""}.`, depth + 1, next));
+      rows.push(...fieldRows(doc, nested.schema, opts, `${full}${nested.array ? "[]" : ""}.`, depth + 1, next));
     }
   }
   return rows;

@@ -1,0 +1,304 @@
+import type { Metadata } from "next";
+import { openApiDocument } from "@/lib/openapi/document";
+import type { Guide } from "@/lib/openapi/guides";
+import { codeSpans, fieldRows, operationsByTag, refName, typeLabel, type FieldRow } from "@/lib/openapi/render";
+import s from "./docs.module.css";
+
+// Rendered on the server from the same document as /api/v1/openapi.json: no client script, nothing
+// fetched from elsewhere. Dynamic because the document names this deployment's base URL.
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "API reference", description: "Arara payments API reference (OpenAPI 3.1)" };
+
+type Json = Record<string, any>;
+
+function Text({ children }: { children: string | undefined }) {
+  if (!children) return null;
+  return (
+    <>
+      {codeSpans(children).map((p, i) => (p.code ? <code key={i}>{p.text}</code> : <span key={i}>{p.text}</span>))}
+    </>
+  );
+}
+
+function Fields({ rows, title }: { rows: FieldRow[]; title?: string }) {
+  if (!rows.length) return null;
+  return (
+    <div className={s.tableWrap}>
+      {title ? <h5>{title}</h5> : null}
+      <table className={s.table}>
+        <thead>
+          <tr>
+            <th>Field</th>
+            <th>Type</th>
+            <th>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.name}>
+              <td>
+                <code>{r.name}</code>
+                {r.required ? <span className={s.required}> required</span> : null}
+              </td>
+              <td className={s.type}>{r.ref ? <a href={`#schema-${r.ref}`}>{r.type}</a> : r.type}</td>
+              <td>
+                <Text>{r.description}</Text>
+                {r.constraints.length ? <div className={s.constraints}>{r.constraints.join(" · ")}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Example({ value, label = "Example" }: { value: unknown; label?: string }) {
+  if (value === undefined) return null;
+  return (
+    <details className={s.example} open={label === "Example"}>
+      <summary>{label}</summary>
+      <pre>{typeof value === "string" ? value : JSON.stringify(value, null, 2)}</pre>
+    </details>
+  );
+}
+
+function Parameters({ params }: { params: Json[] | undefined }) {
+  if (!params?.length) return null;
+  return (
+    <div className={s.tableWrap}>
+      <h5>Parameters</h5>
+      <table className={s.table}>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>In</th>
+            <th>Type</th>
+            <th>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {params.map((p) => (
+            <tr key={`${p.in}:${p.name}`}>
+              <td>
+                <code>{p.name}</code>
+                {p.required ? <span className={s.required}> required</span> : null}
+              </td>
+              <td>{p.in}</td>
+              <td className={s.type}>{typeLabel({}, p.schema)}</td>
+              <td>
+                <Text>{p.description ?? p.schema?.description}</Text>
+                {p.schema?.default !== undefined ? <div className={s.constraints}>default {JSON.stringify(p.schema.default)}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Operation({ doc, method, path, op, id }: { doc: Json; method: string; path: string; op: Json; id: string }) {
+  const media: Json | undefined = op.requestBody?.content ? Object.values<Json>(op.requestBody.content)[0] : undefined;
+  const security: string[] = (op.security ?? []).flatMap((x: Json) => Object.keys(x));
+  const bodyRows = media ? fieldRows(doc, media.schema) : [];
+  return (
+    <section className={s.operation} id={id}>
+      <h4>
+        <span className={`${s.method} ${s[method]}`}>{method.toUpperCase()}</span> <code className={s.path}>{path}</code>
+      </h4>
+      <p className={s.summary}>{op.summary}</p>
+      {op.description ? (
+        <p>
+          <Text>{op.description}</Text>
+        </p>
+      ) : null}
+      <p className={s.meta}>
+        Auth:{" "}
+        {security.includes("basicAuth")
+          ? "HTTP Basic with your secret key"
+          : security.includes("publicKey")
+            ? "your public key in ?publicKey="
+            : "none (public)"}
+        {op["x-idempotent"] ? " · Idempotency-Key honoured" : ""}
+      </p>
+      {(op["x-notes"] ?? []).map((n: string) => (
+        <p key={n} className={s.note}>
+          <Text>{n}</Text>
+        </p>
+      ))}
+      <Parameters params={op.parameters} />
+      {media ? (
+        <>
+          <Fields title={`Request body (${Object.keys(op.requestBody.content)[0]})`} rows={bodyRows} />
+          {op.requestBody.description ? (
+            <p>
+              <Text>{op.requestBody.description}</Text>
+            </p>
+          ) : null}
+          <Example value={media.example} />
+          {Object.entries<Json>(media.examples ?? {}).map(([name, ex]) => (
+            <Example key={name} value={ex.value} label={`Example: ${name}`} />
+          ))}
+        </>
+      ) : null}
+      <h5>Responses</h5>
+      <ul className={s.responses}>
+        {Object.entries<Json>(op.responses ?? {}).map(([status, r]) => {
+          const m: Json | undefined = r.content ? Object.values<Json>(r.content)[0] : undefined;
+          const schema = m?.schema;
+          return (
+            <li key={status}>
+              <span className={Number(status) < 400 ? s.ok : s.err}>{status}</span> <Text>{r.description}</Text>
+              {schema?.$ref ? (
+                <>
+                  {" "}
+                  — <a href={`#schema-${refName(schema.$ref)}`}>{refName(schema.$ref)}</a>
+                </>
+              ) : null}
+              {Number(status) < 400 && m?.example !== undefined ? <Example value={m.example} label="Example response" /> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function GuideSection({ g }: { g: Guide }) {
+  return (
+    <section className={s.guide} id={g.id}>
+      <h3>{g.title}</h3>
+      {g.paragraphs.map((p, i) => (
+        <p key={i}>
+          <Text>{p}</Text>
+        </p>
+      ))}
+      {g.table ? (
+        <div className={s.tableWrap}>
+          <table className={s.table}>
+            <thead>
+              <tr>
+                {g.table.columns.map((c) => (
+                  <th key={c}>{c}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {g.table.rows.map((r, i) => (
+                <tr key={i}>
+                  {r.map((c, j) => (
+                    <td key={j}>{j === 0 ? <code>{c}</code> : <Text>{c}</Text>}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {g.code ? <pre className={s.code}>{g.code}</pre> : null}
+    </section>
+  );
+}
+
+export default function DocsPage() {
+  const doc = openApiDocument();
+  const groups = operationsByTag(doc);
+  const guides: Guide[] = doc["x-guides"] ?? [];
+  const webhooks = Object.entries<Json>(doc.webhooks ?? {});
+  const schemas = Object.entries<Json>(doc.components?.schemas ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const base: string = doc.servers?.[0]?.url ?? "";
+
+  return (
+    <div className={s.page}>
+      <nav className={s.nav} aria-label="Contents">
+        <p className={s.brand}>Arara API</p>
+        <p className={s.navHead}>Guides</p>
+        <ul>
+          {guides.map((g) => (
+            <li key={g.id}>
+              <a href={`#${g.id}`}>{g.title}</a>
+            </li>
+          ))}
+        </ul>
+        {groups.map((grp) => (
+          <div key={grp.tag}>
+            <p className={s.navHead}>{grp.tag}</p>
+            <ul>
+              {grp.operations.map((o) => (
+                <li key={`${o.method} ${o.path}`}>
+                  <a href={`#${o.op.operationId}`}>{o.op.summary}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+        <p className={s.navHead}>Webhooks</p>
+        <ul>
+          {webhooks.map(([name, item]) => (
+            <li key={name}>
+              <a href={`#webhook-${name}`}>{item.post?.summary ?? name}</a>
+            </li>
+          ))}
+        </ul>
+        <p className={s.navHead}>
+          <a href="#schemas">Schemas</a>
+        </p>
+      </nav>
+      <main className={s.main}>
+        <header className={s.header}>
+          <h1>{doc.info.title}</h1>
+          <p>
+            <Text>{doc.info.summary}</Text>
+          </p>
+          <p className={s.meta}>
+            Version {doc.info.version} · OpenAPI {doc.openapi} · Base URL <code>{base}</code> · Machine-readable:{" "}
+            <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>
+          </p>
+        </header>
+
+        <h2>Guides</h2>
+        {guides.map((g) => (
+          <GuideSection key={g.id} g={g} />
+        ))}
+
+        {groups.map((grp) => (
+          <div key={grp.tag}>
+            <h2 id={`tag-${grp.tag}`}>{grp.tag}</h2>
+            {grp.description ? (
+              <p>
+                <Text>{grp.description}</Text>
+              </p>
+            ) : null}
+            {grp.operations.map((o) => (
+              <Operation key={`${o.method} ${o.path}`} doc={doc} method={o.method} path={o.path} op={o.op} id={o.op.operationId} />
+            ))}
+          </div>
+        ))}
+
+        <h2 id="webhooks-sent">Webhooks we send</h2>
+        {webhooks.map(([name, item]) => (
+          <Operation key={name} doc={doc} method="post" path="{postbackUrl}" op={item.post} id={`webhook-${name}`} />
+        ))}
+
+        <h2 id="schemas">Schemas</h2>
+        {schemas.map(([name, schema]) => (
+          <section key={name} id={`schema-${name}`} className={s.schema}>
+            <h4>{name}</h4>
+            {schema.description ? (
+              <p>
+                <Text>{schema.description}</Text>
+              </p>
+            ) : null}
+            {fieldRows(doc, schema, { expandRefs: false }).length ? (
+              <Fields rows={fieldRows(doc, schema, { expandRefs: false })} />
+            ) : (
+              <p className={s.meta}>{typeLabel(doc, schema)}</p>
+            )}
+            {schema.example !== undefined ? <Example value={schema.example} /> : null}
+          </section>
+        ))}
+      </main>
+    </div>
+  );
+}
