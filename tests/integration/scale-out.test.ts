@@ -34,7 +34,7 @@ const SHARED_ENV = {
 };
 
 let db: TestDatabase;
-let apps: AppProcess[] = [];
+const apps: AppProcess[] = [];
 let worker: ChildProcess | undefined;
 let workerLogs = "";
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
