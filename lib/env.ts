@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   CARD_SETTLEMENT_DAYS: int(30, 0, 365),
   SANDBOX_PSP_DELAY_MS: int(1500, 0, 3_600_000),
   DEMO_MERCHANT: z.string().optional(),
+  /** Enables /api/bench-baseline (npm run bench's ceiling: one bare insert); off everywhere else. */
+  BENCH_BASELINE: bool(false),
 });
 
 export type Env = {
@@ -117,6 +119,7 @@ export type Env = {
   cardSettlementDays: number;
   sandboxPspDelayMs: number;
   demoMerchant: boolean;
+  benchBaseline: boolean;
 };
 
 export class ConfigError extends Error {
@@ -181,6 +184,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     cardSettlementDays: e.CARD_SETTLEMENT_DAYS,
     sandboxPspDelayMs: e.SANDBOX_PSP_DELAY_MS,
     demoMerchant: demo,
+    benchBaseline: e.BENCH_BASELINE,
   };
 }
 
