@@ -11,7 +11,7 @@ import { CreateTransactionRequest } from "@/lib/schemas/transactions";
 import { CashOutRequest, ListCashOutsQuery, RefundRequest, StatementQuery } from "@/lib/schemas/money";
 import { UpdateDeliveryRequest } from "@/lib/schemas/delivery";
 import { CreateCheckoutInput, ListCheckoutsQuery } from "@/lib/schemas/checkouts";
-import { SandboxMoveRequest } from "@/lib/services/sandbox-move";
+import { SandboxMoveRequest } from "@/lib/schemas/sandbox";
 import {
   BalanceSchema,
   CashOutListSchema,

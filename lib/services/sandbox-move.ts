@@ -1,12 +1,9 @@
-import { z } from "zod";
 import { randomBase62 } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
 import type { transactions } from "@/lib/db/schema";
 import { makeEnd2EndId } from "@/lib/domain/pix/end2end";
 import {
   canSandboxMove,
-  SANDBOX_TEST_MOVES,
-  TRANSACTION_STATUSES,
   type PaymentMethod,
   type TransactionStatus,
 } from "@/lib/domain/status";
@@ -27,14 +24,8 @@ export const SANDBOX_PSP_ISPB = "99999999";
 
 const DAY_MS = 86_400_000;
 
-/** Body of `PUT /api/v1/transactions/{id}/test`: the status to move to (any case). */
-export const SandboxMoveRequest = z.object({
-  status: z
-    .string({ error: "is required" })
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(TRANSACTION_STATUSES, { error: `must be one of ${SANDBOX_TEST_MOVES.join(", ")}` })),
-});
+/** Body of `PUT /api/v1/transactions/{id}/test` (kept in lib/schemas, where the API reference reads it). */
+export { SandboxMoveRequest } from "@/lib/schemas/sandbox";
 
 /** The columns a simulated event sets along with the status (what the PSP or acquirer would report). */
 function patchFor(t: TransactionRow, to: TransactionStatus, now: Date): Partial<typeof transactions.$inferInsert> {

@@ -1,7 +1,8 @@
 import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
-import { SandboxMoveRequest, sandboxMove } from "@/lib/services/sandbox-move";
+import { SandboxMoveRequest } from "@/lib/schemas/sandbox";
+import { sandboxMove } from "@/lib/services/sandbox-move";
 import { transactionResource } from "@/lib/services/transaction-view";
 
 export const PUT = withApiKey(async (_req, ctx) => {
