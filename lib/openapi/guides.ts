@@ -6,6 +6,7 @@
 import type { Env } from "@/lib/env";
 import { STATUS_BY_CODE } from "@/lib/http/errors";
 import { SANDBOX_TEST_CARDS } from "@/lib/processors/sandbox/cards";
+import { SANDBOX_FAILING_PIX_KEYS } from "@/lib/processors/sandbox-psp-payouts";
 import { ERROR_CODES } from "./components";
 
 export type Guide = {
@@ -99,10 +100,13 @@ export function guides(env: Env): Guide[] {
     },
     {
       id: "test-cards",
-      title: "Sandbox test cards",
+      title: "Sandbox: test cards and PIX keys",
       paragraphs: [
         "Everything is test mode with the built-in sandbox acquirer. It decides by card number; any other valid card (Luhn, accepted brand, future expiry) is approved. Use any holder name, a future expiry and a CVV of the brand's length (4 for Amex, else 3).",
         "PIX and boleto charges stay pending until paid: use `PUT /api/v1/transactions/{id}/test` or the checkout page's \"simulate payment\" button.",
+        `Cash-outs complete after SANDBOX_PSP_DELAY_MS (${env.sandboxPspDelayMs} ms here), except to these PIX keys, which fail (the money comes back): ${Object.keys(SANDBOX_FAILING_PIX_KEYS)
+          .map((k) => `\`${k}\``)
+          .join(", ")}.`,
       ],
       table: {
         columns: ["Number", "Brand", "Result"],
