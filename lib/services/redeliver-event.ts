@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { webhookEvents } from "@/lib/db/schema";
-import { attemptDelivery, dispatcherOptionsFromEnv, leaseMsFor, recordAttempt } from "@/lib/webhooks/dispatcher";
+import { attemptDelivery, dispatcherOptionsFromEnv, leaseMsFor, recordAttempts } from "@/lib/webhooks/dispatcher";
 import { revealWebhookSecret } from "./accounts";
 import type { ServiceContext } from "./context";
 import { notFound, ServiceError, unprocessable } from "./errors";
@@ -57,7 +57,10 @@ export async function redeliverEvent(ctx: Pick<ServiceContext, "account">, rawEv
   }
 
   const result = await attemptDelivery(leased, secret, now, opts.timeoutMs);
-  await recordAttempt(db, leased, result, new Date(now.getTime() + result.durationMs), { manual: true, scheduleMs: opts.scheduleMs });
+  await recordAttempts(db, [{ event: leased, result, at: new Date(now.getTime() + result.durationMs) }], {
+    manual: true,
+    scheduleMs: opts.scheduleMs,
+  });
 
   const [after] = await db.select().from(webhookEvents).where(mine).limit(1);
   const [view] = await webhookEventsWithAttempts([after], db);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type Db } from "@/lib/db/client";
 import { companies, webhookAttempts, webhookEvents } from "@/lib/db/schema";
@@ -27,6 +27,8 @@ import { resolveDeliveryTarget } from "./ssrf";
  */
 
 export type OutboxEvent = typeof webhookEvents.$inferSelect;
+/** A claimed event with its account's encrypted webhook secret (read in the claiming statement). */
+export type ClaimedEvent = OutboxEvent & { secretEnc: string };
 
 export type DispatcherOptions = {
   /** Delay before each attempt in ms; the length is the number of automatic attempts. */
@@ -57,68 +59,70 @@ export function leaseMsFor(timeoutMs: number): number {
   return timeoutMs + 3_000 + 10_000;
 }
 
-/** Claims up to `limit` due events, leasing them until `leaseUntil`. One statement. */
-export async function claimDueEvents(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<OutboxEvent[]> {
+/**
+ * Claims up to `limit` due events, leasing them until `leaseUntil`: one statement, in a transaction
+ * that only turns off sorting. That makes the planner walk the partial due index in time order and
+ * stop after `limit` claimable rows, whatever its statistics say (PGlite never analyzes; a fresh
+ * backlog is not analyzed yet): with a sort it would check the order rule on the whole backlog at
+ * every claim.
+ */
+export async function claimDueEvents(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedEvent[]> {
   if (limit <= 0) return [];
-  const earlier = alias(webhookEvents, "earlier");
-  const due = db.$with("due").as(
-    db
-      .select({ id: webhookEvents.id })
-      .from(webhookEvents)
-      .where(
-        and(
-          eq(webhookEvents.deliveryState, "pending"),
-          lte(webhookEvents.nextAttemptAt, now),
-          or(isNull(webhookEvents.lockedUntil), lt(webhookEvents.lockedUntil, now)),
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(earlier)
-              .where(
-                and(
-                  eq(earlier.orderingKey, webhookEvents.orderingKey),
-                  lt(earlier.id, webhookEvents.id),
-                  eq(earlier.deliveryState, "pending"),
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_sort = off`);
+    const earlier = alias(webhookEvents, "earlier");
+    const due = tx.$with("due").as(
+      tx
+        .select({ id: webhookEvents.id })
+        .from(webhookEvents)
+        .where(
+          and(
+            eq(webhookEvents.deliveryState, "pending"),
+            lte(webhookEvents.nextAttemptAt, now),
+            or(isNull(webhookEvents.lockedUntil), lt(webhookEvents.lockedUntil, now)),
+            notExists(
+              tx
+                .select({ one: sql`1` })
+                .from(earlier)
+                .where(
+                  and(
+                    eq(earlier.orderingKey, webhookEvents.orderingKey),
+                    lt(earlier.id, webhookEvents.id),
+                    eq(earlier.deliveryState, "pending"),
+                  ),
                 ),
-              ),
+            ),
           ),
-        ),
-      )
-      .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.id))
-      .limit(limit)
-      .for("update", { skipLocked: true }),
-  );
-  return db
-    .with(due)
-    .update(webhookEvents)
-    .set({ lockedUntil: leaseUntil })
-    .where(inArray(webhookEvents.id, db.select({ id: due.id }).from(due)))
-    .returning();
+        )
+        // Oldest due first. Order inside a transaction is the NOT EXISTS above, not this ORDER BY.
+        .orderBy(asc(webhookEvents.nextAttemptAt))
+        .limit(limit)
+        .for("update", { skipLocked: true }),
+    );
+    return tx
+      .with(due)
+      .update(webhookEvents)
+      .set({ lockedUntil: leaseUntil })
+      .from(companies)
+      .where(and(inArray(webhookEvents.id, tx.select({ id: due.id }).from(due)), eq(companies.id, webhookEvents.companyId)))
+      .returning({ ...getTableColumns(webhookEvents), secretEnc: companies.webhookSecretEnc });
+  });
 }
 
 // Decrypted webhook secrets by their ciphertext: a rotation changes the ciphertext, so the cache
 // can never serve a stale secret.
 const secretCache = new Map<string, string>();
 
-async function webhookSecretsOf(db: Db, companyIds: number[]): Promise<Map<number, string | null>> {
-  const out = new Map<number, string | null>();
-  if (!companyIds.length) return out;
-  const rows = await db
-    .select({ id: companies.id, enc: companies.webhookSecretEnc })
-    .from(companies)
-    .where(inArray(companies.id, companyIds));
-  for (const r of rows) {
-    let secret = secretCache.get(r.enc) ?? null;
-    if (!secret) {
-      secret = decrypt(r.enc);
-      if (secret) {
-        if (secretCache.size > 10_000) secretCache.clear();
-        secretCache.set(r.enc, secret);
-      }
+function webhookSecretOf(enc: string): string | null {
+  let secret = secretCache.get(enc) ?? null;
+  if (!secret) {
+    secret = decrypt(enc);
+    if (secret) {
+      if (secretCache.size > 10_000) secretCache.clear();
+      secretCache.set(enc, secret);
     }
-    out.set(r.id, secret);
   }
-  return out;
+  return secret;
 }
 
 /** The exact bytes POSTed for an event (signed as they are). */
@@ -149,53 +153,86 @@ export async function attemptDelivery(
   });
 }
 
+/** An attempt made on a leased event, waiting to be written. */
+export type AttemptRecord = {
+  event: Pick<OutboxEvent, "id" | "url" | "attempts" | "deliveryState" | "nextAttemptAt" | "lockedUntil">;
+  result: PostResult;
+  at: Date;
+};
+
 /**
- * Writes an attempt and the event's next state in one db transaction. Automatic attempts follow the
- * schedule; a manual one (redelivery) never changes the schedule and only ever moves the event to
- * `succeeded`. Returns false when the lease was lost (the attempt is logged all the same).
+ * Writes attempts and their events' next state, many in one db transaction (one commit for a whole
+ * batch of deliveries). Automatic attempts follow the schedule; a manual one (redelivery) never
+ * changes the schedule and only ever moves the event to `succeeded`. Each event's update is fenced by
+ * the lease it was claimed with; returns the ids whose lease was lost (their attempt is logged all
+ * the same, the event is left to the process that holds it now).
  */
-export async function recordAttempt(
+export async function recordAttempts(
   db: Db,
-  event: Pick<OutboxEvent, "id" | "url" | "attempts" | "deliveryState" | "lockedUntil">,
-  result: PostResult,
-  at: Date,
+  items: AttemptRecord[],
   opts: { manual: boolean; scheduleMs: number[] },
-): Promise<boolean> {
+): Promise<number[]> {
+  if (!items.length) return [];
   return db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      eventId: event.id,
-      attemptNumber: event.attempts + 1,
-      manual: opts.manual,
-      url: event.url ?? "",
-      httpStatus: result.httpStatus,
-      durationMs: result.durationMs,
-      success: result.success,
-      error: result.error ? scrub(result.error).slice(0, 1000) : null,
-      responseExcerpt: result.responseExcerpt,
-      createdAt: at,
-    });
-    let next: Partial<typeof webhookEvents.$inferInsert> = {};
-    if (result.success) {
-      next = { deliveryState: "succeeded", nextAttemptAt: null };
-    } else if (!opts.manual && event.deliveryState === "pending") {
-      const [{ automatic }] = await tx
-        .select({ automatic: count() })
+    await tx.insert(webhookAttempts).values(
+      items.map(({ event, result, at }) => ({
+        eventId: event.id,
+        attemptNumber: event.attempts + 1,
+        manual: opts.manual,
+        url: event.url ?? "",
+        httpStatus: result.httpStatus,
+        durationMs: result.durationMs,
+        success: result.success,
+        error: result.error ? scrub(result.error).slice(0, 1000) : null,
+        responseExcerpt: result.responseExcerpt,
+        createdAt: at,
+      })),
+    );
+    // How many automatic attempts each failed event has had (this one included) picks the next delay.
+    const retrying = items.filter((i) => !opts.manual && !i.result.success && i.event.deliveryState === "pending").map((i) => i.event.id);
+    const automatic = new Map<number, number>();
+    if (retrying.length) {
+      const rows = await tx
+        .select({ eventId: webhookAttempts.eventId, n: count() })
         .from(webhookAttempts)
-        .where(and(eq(webhookAttempts.eventId, event.id), eq(webhookAttempts.manual, false)));
-      next =
-        automatic >= opts.scheduleMs.length
-          ? { deliveryState: "failed", nextAttemptAt: null }
-          : { nextAttemptAt: new Date(at.getTime() + opts.scheduleMs[automatic]) };
+        .where(and(inArray(webhookAttempts.eventId, retrying), eq(webhookAttempts.manual, false)))
+        .groupBy(webhookAttempts.eventId);
+      for (const r of rows) automatic.set(r.eventId, r.n);
     }
-    const fence = event.lockedUntil ? eq(webhookEvents.lockedUntil, event.lockedUntil) : isNull(webhookEvents.lockedUntil);
-    const updated = await tx
-      .update(webhookEvents)
-      .set({ ...next, attempts: sql`${webhookEvents.attempts} + 1`, lastAttemptAt: at, lockedUntil: null })
-      .where(and(eq(webhookEvents.id, event.id), fence))
-      .returning({ id: webhookEvents.id });
-    return updated.length > 0;
+    const iso = (d: Date | null) => (d ? d.toISOString() : null);
+    const rows = items.map(({ event, result, at }) => {
+      let state = event.deliveryState;
+      let next = event.nextAttemptAt;
+      if (result.success) {
+        state = "succeeded";
+        next = null;
+      } else if (automatic.has(event.id)) {
+        const n = automatic.get(event.id)!;
+        if (n >= opts.scheduleMs.length) {
+          state = "failed";
+          next = null;
+        } else {
+          next = new Date(at.getTime() + opts.scheduleMs[n]);
+        }
+      }
+      return sql`(${event.id}::bigint, ${iso(event.lockedUntil)}::timestamptz, ${state}::text, ${iso(next)}::timestamptz, ${iso(at)}::timestamptz)`;
+    });
+    // One statement for the batch; `is not distinct from` fences each row by the lease it was claimed with.
+    const result = await tx.execute(sql`
+      update ${webhookEvents} as e
+      set delivery_state = v.state, next_attempt_at = v.next, attempts = e.attempts + 1, last_attempt_at = v.at, locked_until = null
+      from (values ${sql.join(rows, sql`, `)}) as v(id, lease, state, next, at)
+      where e.id = v.id and e.locked_until is not distinct from v.lease
+      returning e.id`);
+    const updatedRows = (Array.isArray(result) ? result : (result as unknown as { rows: { id: unknown }[] }).rows) as { id: unknown }[];
+    const updated = new Set(updatedRows.map((r) => Number(r.id)));
+    const lost = items.map((i) => i.event.id).filter((id) => !updated.has(id));
+    return lost;
   });
 }
+
+/** How long finished attempts wait to be written together (a few ms of latency, far fewer commits). */
+const FLUSH_DELAY_MS = 10;
 
 export type Dispatcher = {
   /** Stops claiming, waits for deliveries in flight to be recorded. */
@@ -213,8 +250,8 @@ export function startDispatcher(overrides: Partial<DispatcherOptions> = {}, db: 
   const opts = { ...dispatcherOptionsFromEnv(), ...overrides };
   const log = getLogger().child({ job: "webhook-dispatcher" });
   const leaseMs = leaseMsFor(opts.timeoutMs);
-  // Claiming one row per freed slot would cost a query per event; wait until a quarter are free.
-  const claimThreshold = Math.max(1, Math.floor(opts.concurrency / 4));
+  // Claiming one row per freed slot would cost a query per event; wait until half are free.
+  const claimThreshold = Math.max(1, Math.floor(opts.concurrency / 2));
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let wakeUp: (() => void) | null = null;
@@ -240,22 +277,44 @@ export function startDispatcher(overrides: Partial<DispatcherOptions> = {}, db: 
       wakeUp = done;
     });
 
+  // Finished attempts are written by one flusher at a time: whatever finished while the previous
+  // batch was being written goes in the next one, so under load a commit carries many attempts
+  // and when idle an attempt is written at once.
+  const finished: (AttemptRecord & { done: () => void })[] = [];
+  let flushing = false;
+  const flush = async () => {
+    flushing = true;
+    // Let the other deliveries of the claim finish too: one commit instead of one per attempt.
+    await new Promise((r) => setTimeout(r, FLUSH_DELAY_MS));
+    while (finished.length) {
+      const batch = finished.splice(0, 256);
+      try {
+        const lost = await recordAttempts(db, batch, { manual: false, scheduleMs: opts.scheduleMs });
+        for (const id of lost) log.warn({ eventId: id }, "webhook lease expired before the attempt was recorded");
+      } catch (err) {
+        // The events stay leased and are attempted again when the lease expires (at-least-once).
+        log.error({ err: scrub(String(err)), events: batch.map((b) => b.event.id) }, "webhook attempts could not be recorded");
+      }
+      for (const b of batch) b.done();
+    }
+    flushing = false;
+  };
+
   const deliver = async (event: OutboxEvent, secret: string | null) => {
     const at = new Date();
     const result = await attemptDelivery(event, secret, at, opts.timeoutMs);
-    const kept = await recordAttempt(db, event, result, new Date(at.getTime() + result.durationMs), {
-      manual: false,
-      scheduleMs: opts.scheduleMs,
-    });
-    if (!kept) log.warn({ eventId: event.id }, "webhook lease expired before the attempt was recorded");
     if (!result.success) {
       log.info({ eventId: event.id, status: result.httpStatus, error: result.error }, "webhook attempt failed");
     }
+    await new Promise<void>((done) => {
+      finished.push({ event, result, at: new Date(at.getTime() + result.durationMs), done });
+      if (!flushing) void flush();
+    });
   };
 
   const launch = (event: OutboxEvent, secret: string | null) => {
     const p = deliver(event, secret)
-      .catch((err) => log.error({ eventId: event.id, err: scrub(String(err)) }, "webhook delivery could not be recorded"))
+      .catch((err) => log.error({ eventId: event.id, err: scrub(String(err)) }, "webhook delivery failed unexpectedly"))
       .finally(() => {
         inFlight.delete(p);
         if (opts.concurrency - inFlight.size >= claimThreshold) wake();
@@ -272,8 +331,7 @@ export function startDispatcher(overrides: Partial<DispatcherOptions> = {}, db: 
         try {
           const now = new Date();
           const events = await claimDueEvents(db, now, free, new Date(now.getTime() + leaseMs));
-          const secrets = await webhookSecretsOf(db, [...new Set(events.map((e) => e.companyId))]);
-          for (const e of events) launch(e, secrets.get(e.companyId) ?? null);
+          for (const e of events) launch(e, webhookSecretOf(e.secretEnc));
           full = events.length === free;
           failures = 0;
         } catch (err) {

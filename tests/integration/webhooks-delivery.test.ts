@@ -28,6 +28,11 @@ function dispatch(opts: Partial<DispatcherOptions> = {}) {
   return d;
 }
 
+/** Stops the dispatchers; their stop() waits until every attempt in flight is written. */
+async function settle() {
+  await Promise.all(dispatchers.map((d) => d.stop()));
+}
+
 async function createPix(postbackUrl: string | null, amount = 1000, account = acct): Promise<number> {
   const res = await call("POST", "/api/v1/transactions", { auth: account.secretKey, body: pixCharge(postbackUrl, amount) });
   expect(res.status, res.text).toBe(201);
@@ -83,6 +88,7 @@ describe("webhook delivery", () => {
 
     await r.waitFor(() => r.delivered().size === 8, 20_000, "8 deliveries");
     await new Promise((res) => setTimeout(res, 300)); // nothing more may arrive
+    await settle();
     expect(r.hits).toHaveLength(8);
     expect(acceptedStatuses(r, refundedPix)).toEqual(["pending", "paid", "refunded"]);
     expect(acceptedStatuses(r, disputedPix)).toEqual(["pending", "paid", "chargedback", "in_protest", "paid"]);
@@ -160,6 +166,7 @@ describe("webhook delivery", () => {
     await move(id, "paid");
     await move(id, "chargedback");
     await r.waitFor(() => r.delivered().size === 3, 15_000, "3 deliveries");
+    await settle();
 
     expect(r.hits.map((h) => [h.json.data.status, h.answered])).toEqual([
       ["pending", 503],
@@ -195,6 +202,7 @@ describe("webhook delivery", () => {
     const id = await createPix(`${r.url}/always-500-for-pending`);
     await move(id, "paid");
     await r.waitFor(() => r.delivered().size === 1, 10_000, "the paid event");
+    await settle();
 
     expect(r.hits.map((h) => h.json.data.status)).toEqual(["pending", "pending", "pending", "paid"]);
     const [pending, paid] = await webhooksOf(id);
@@ -211,6 +219,7 @@ describe("webhook delivery", () => {
     await r.waitFor(() => r.hits.length === 1, 5000, "the first attempt");
     hang = false;
     await r.waitFor(() => r.delivered().size === 1, 5000, "the retry");
+    await settle();
 
     const [event] = await webhooksOf(id);
     expect(event.deliveryState).toBe("succeeded");
@@ -273,6 +282,7 @@ describe("several dispatchers on one database", () => {
     const expected = 12 * 2 + 6;
     await r.waitFor(() => r.delivered().size === expected, 30_000, `${expected} events`);
     await new Promise((res) => setTimeout(res, 300));
+    await settle();
 
     const perEvent = new Map<string, number>();
     for (const h of r.hits) perEvent.set(h.eventId, (perEvent.get(h.eventId) ?? 0) + 1);

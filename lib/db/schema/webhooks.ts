@@ -28,6 +28,8 @@ export const webhookEvents = pgTable(
   (t) => [
     index("webhook_events_due_idx").on(t.nextAttemptAt).where(sql`${t.deliveryState} = 'pending'`),
     index("webhook_events_ordering_idx").on(t.orderingKey, t.id),
+    // The dispatcher's order check ("no earlier pending event with this key") probes only pending rows.
+    index("webhook_events_pending_order_idx").on(t.orderingKey, t.id).where(sql`${t.deliveryState} = 'pending'`),
     index("webhook_events_tx_idx").on(t.transactionId),
     index("webhook_events_cash_out_idx").on(t.cashOutId),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_events_pending_order_idx" ON "webhook_events" USING btree ("ordering_key","id") WHERE "webhook_events"."delivery_state" = 'pending';
