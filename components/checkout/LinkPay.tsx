@@ -121,7 +121,7 @@ export function LinkPay({
   return (
     <form className={`${s.panel} ${s.stack}`} onSubmit={submit} noValidate aria-label={t.link.chooseHeading}>
       <fieldset className={s.fieldset}>
-        <legend className={s.legend}>{t.link.chooseHeading}</legend>
+        <legend className={s.legend}>{methods.length > 1 ? t.link.chooseHeading : t.link.oneMethod}</legend>
         <div className={s.methods}>
           {methods.map((m) => (
             <label className={s.method} key={m} data-testid={`method-${m}`}>

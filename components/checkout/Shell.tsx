@@ -23,6 +23,11 @@ export function Shell({
   const initial = merchant?.name.trim().charAt(0).toUpperCase() || "A";
   return (
     <div className={s.page} lang={htmlLang(locale)}>
+      {sandbox ? (
+        <p className={s.testBanner}>
+          <strong>{t.sandboxBadge}</strong> · {t.sandboxBanner}
+        </p>
+      ) : null}
       <header className={s.top}>
         <div className={s.topInner}>
           <div className={s.avatar} aria-hidden="true">
@@ -38,7 +43,6 @@ export function Shell({
               <p className={s.merchantDoc}>{t.secure}</p>
             )}
           </div>
-          {sandbox ? <span className={s.testPill}>{t.sandboxBadge}</span> : null}
         </div>
       </header>
       <main className={s.main} id="conteudo">

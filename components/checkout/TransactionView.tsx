@@ -119,23 +119,32 @@ export async function TransactionView({
           </>
         );
       }
+      // The watcher swaps everything below the header, the summary included ("Total a pagar" and the
+      // pending pill must not stay above a success screen).
+      const done = <OrderSummary locale={locale} order={order} label={t.total} />;
       return (
-        <>
+        <PaymentWatcher
+          secureId={tx.secureId}
+          locale={locale}
+          expiresAt={pix ? (tx.pix?.expiresAt ?? null) : null}
+          paidView={
+            <>
+              {paid}
+              {done}
+            </>
+          }
+          expiredView={
+            <>
+              {expired}
+              {done}
+            </>
+          }
+        >
           <OrderSummary locale={locale} order={order} status={<StatusPill label={t.status.pending} pending />} />
-          <PaymentWatcher
-            secureId={tx.secureId}
-            locale={locale}
-            expiresAt={pix ? (tx.pix?.expiresAt ?? null) : null}
-            paidView={paid}
-            expiredView={expired}
-          >
-            <div className={s.stack}>
-              {pix ? <PixView tx={tx} locale={locale} serverNow={serverNow} /> : <BoletoView tx={tx} locale={locale} />}
-              {tx.sandbox ? <SandboxControl secureId={tx.secureId} locale={locale} /> : null}
-              {back}
-            </div>
-          </PaymentWatcher>
-        </>
+          {pix ? <PixView tx={tx} locale={locale} serverNow={serverNow} /> : <BoletoView tx={tx} locale={locale} />}
+          {tx.sandbox ? <SandboxControl secureId={tx.secureId} locale={locale} /> : null}
+          {back}
+        </PaymentWatcher>
       );
     }
   }

@@ -25,6 +25,7 @@ const pt = {
   switchLang: "English",
   switchLangLabel: "Switch to English",
   sandboxBadge: "Modo de teste",
+  sandboxBanner: "sem dinheiro real",
   total: "Total",
   amount: "Valor",
   totalToPay: "Total a pagar",
@@ -114,6 +115,7 @@ const pt = {
   },
   link: {
     chooseHeading: "Como você quer pagar?",
+    oneMethod: "Forma de pagamento",
     payerHeading: "Seus dados",
     name: "Nome completo",
     email: "E-mail",
@@ -180,6 +182,7 @@ const en: Dictionary = {
   switchLang: "Português",
   switchLangLabel: "Mudar para português",
   sandboxBadge: "Test mode",
+  sandboxBanner: "no real money",
   total: "Total",
   amount: "Amount",
   totalToPay: "Total to pay",
@@ -265,6 +268,7 @@ const en: Dictionary = {
   },
   link: {
     chooseHeading: "How would you like to pay?",
+    oneMethod: "Payment method",
     payerHeading: "Your details",
     name: "Full name",
     email: "E-mail",

@@ -33,6 +33,16 @@ export function checkoutProxy(request: NextRequest): NextResponse {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
+  const lang = request.nextUrl.searchParams.get("lang");
+  const chosen = lang === "en" || lang === "pt" ? lang : null;
+  if (chosen) {
+    // The page being rendered now reads the choice too (the 404 page has no query string to read).
+    const others = (request.headers.get("cookie") ?? "")
+      .split(";")
+      .map((c) => c.trim())
+      .filter((c) => c && !c.startsWith("checkout_lang="));
+    requestHeaders.set("cookie", [...others, `checkout_lang=${chosen}`].join("; "));
+  }
   const response = NextResponse.next({ request: { headers: requestHeaders } });
 
   const h = response.headers;
@@ -45,9 +55,8 @@ export function checkoutProxy(request: NextRequest): NextResponse {
   if (https) h.set("strict-transport-security", "max-age=31536000; includeSubDomains");
 
   // ?lang=en|pt sticks for the next pages of the same payment (a new PIX, a retry) via a cookie.
-  const lang = request.nextUrl.searchParams.get("lang");
-  if (lang === "en" || lang === "pt") {
-    response.cookies.set("checkout_lang", lang, { path: "/checkout", maxAge: 60 * 60 * 24 * 180, sameSite: "lax", httpOnly: true, secure: https });
+  if (chosen) {
+    response.cookies.set("checkout_lang", chosen, { path: "/checkout", maxAge: 60 * 60 * 24 * 180, sameSite: "lax", httpOnly: true, secure: https });
   }
   return response;
 }

@@ -55,9 +55,14 @@ export async function expectAccessible(page: Page, state: string) {
   ).toEqual([]);
 }
 
+/**
+ * Full-page screenshots into test-results/checkout/. Playwright empties test-results/ when any run
+ * starts, and several people run tests in this tree: CHECKOUT_SCREENSHOTS moves them elsewhere.
+ */
 export async function screenshot(page: Page, name: string) {
-  mkdirSync("test-results/checkout", { recursive: true });
-  await page.screenshot({ path: `test-results/checkout/${name}.png`, fullPage: true });
+  const dir = process.env.CHECKOUT_SCREENSHOTS || "test-results/checkout";
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
 
 /** Collects console errors (CSP violations show up there) for the whole test. */

@@ -47,6 +47,8 @@ test.describe("hosted checkout: PIX", () => {
     await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeFocused();
     await expect(page.getByTestId("paid-screen")).toContainText(`Recebemos R$ 172,80 para Loja Demo Arara.`);
     await expect(page.getByRole("button", { name: "Copiar código PIX" })).toHaveCount(0);
+    await expect(page.getByText("Aguardando pagamento")).toHaveCount(0);
+    await expect(page.getByText("Total a pagar")).toHaveCount(0);
     await expectSameWindow(page);
     await expectAccessible(page, "pix paid");
     await screenshot(page, "pix-paid");
@@ -129,6 +131,8 @@ test.describe("hosted checkout: page", () => {
     await expect(page.getByRole("heading", { name: "Pagamento não encontrado" })).toBeVisible();
     await expectAccessible(page, "not found");
     await screenshot(page, "not-found");
+    await page.getByRole("link", { name: "Switch to English" }).click();
+    await expect(page.getByRole("heading", { name: "Payment not found" })).toBeVisible();
     expect((await page.goto("/checkout/not-a-uuid"))?.status()).toBe(404);
   });
 

@@ -1,6 +1,7 @@
 import { cookies } from "next/headers";
 import { Shell } from "@/components/checkout/Shell";
 import { Result } from "@/components/checkout/Results";
+import { AlertIcon } from "@/components/checkout/icons";
 import { LANG_COOKIE, dictionary, parseLocale } from "@/components/checkout/i18n";
 import s from "@/components/checkout/checkout.module.css";
 
@@ -12,7 +13,7 @@ export default async function CheckoutNotFound() {
   const t = dictionary(locale);
   return (
     <Shell locale={locale} merchant={null} sandbox={false} switchHref={`?lang=${locale === "pt" ? "en" : "pt"}`}>
-      <Result tone="warn" title={t.notFound.title} testId="not-found">
+      <Result tone="warn" title={t.notFound.title} icon={<AlertIcon />} testId="not-found">
         <p className={s.resultText}>{t.notFound.text}</p>
       </Result>
     </Shell>
