@@ -5,7 +5,7 @@
  * then created by the same `createTransaction` the API uses, in the merchant's account, with actor
  * "checkout".
  */
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
@@ -25,6 +25,9 @@ import type { ServiceContext } from "./context";
 import { createTransaction } from "./create-transaction";
 import { ServiceError, notFound, unprocessable, validation, type FieldError } from "./errors";
 import type { TransactionRow } from "./transaction-view";
+
+/** Charges of any method one payment link may issue from its page. */
+export const MAX_LINK_CHARGES = 20;
 
 /** Who is paying: from the page's request. */
 export type PayerRequest = { ip: string; requestId: string; now: Date };
@@ -161,12 +164,15 @@ async function payLink(
   if (errors.length) {
     throw validation(errors.length === 1 ? `The payment is invalid: ${errors[0].field} ${errors[0].message}.` : "The payment is invalid.", errors);
   }
-  if (method === "credit_card") {
-    const [refused] = await getDb()
-      .select({ n: count() })
-      .from(transactions)
-      .where(and(eq(transactions.checkoutId, row.id), eq(transactions.status, "refused")));
-    if (Number(refused.n) >= MAX_CARD_ATTEMPTS) throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+  // A link is paid once, so a few charges cover any honest payer (changing method, a refused card);
+  // the caps stop a script from filling the merchant's account with charges or testing cards here.
+  const [made] = await getDb()
+    .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
+    .from(transactions)
+    .where(eq(transactions.checkoutId, row.id));
+  if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+  if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
+    throw unprocessable("Too many refused attempts for this order; contact the merchant.");
   }
   const account = await findAccountById(row.companyId);
   if (!account) throw notFound("Checkout");

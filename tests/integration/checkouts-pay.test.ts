@@ -250,6 +250,16 @@ describe("paying a payment link", () => {
   });
 });
 
+describe("limits of a payment link", () => {
+  it("issues at most 20 charges from one link", async () => {
+    const l = await link({ methods: ["pix"] });
+    for (let i = 0; i < 20; i++) expect((await pay(l.secureId, { method: "pix", payer })).status).toBe(201);
+    const res = await pay(l.secureId, { method: "pix", payer });
+    expect(res.status).toBe(422);
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
+  });
+});
+
 describe("trying another card on a charge made through the API", () => {
   it("creates a new card charge for the same order, with the merchant's references", async () => {
     const refused = await apiTransaction({ paymentMethod: "credit_card", ip: "10.0.0.1", card: { hash: await token(DECLINED) } });
