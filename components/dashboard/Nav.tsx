@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { usePathname, useRouter } from "next/navigation";
+import { useId, useState } from "react";
 import { signOut } from "next-auth/react";
 import { BrandMark } from "./BrandMark";
 import s from "./shell.module.css";
@@ -26,14 +26,13 @@ export function Nav({ accountName, userEmail }: { accountName: string; userEmail
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const menuId = useId();
-
-  // A followed link closes the phone menu.
-  useEffect(() => setOpen(false), [pathname]);
+  const router = useRouter();
 
   async function onSignOut() {
     setSigningOut(true);
     await signOut({ redirect: false });
-    window.location.assign("/login?signedOut=1");
+    router.replace("/login?signedOut=1");
+    router.refresh();
   }
 
   return (
@@ -69,7 +68,12 @@ export function Nav({ accountName, userEmail }: { accountName: string; userEmail
             const active = isActive(pathname, l.href);
             return (
               <li key={l.href}>
-                <Link href={l.href} className={s.navLink} aria-current={active ? "page" : undefined}>
+                <Link
+                  href={l.href}
+                  className={s.navLink}
+                  aria-current={active ? "page" : undefined}
+                  onClick={() => setOpen(false)}
+                >
                   <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
                     <path d={l.icon} />
                   </svg>

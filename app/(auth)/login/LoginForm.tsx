@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import s from "@/components/dashboard/auth.module.css";
 import ui from "@/components/dashboard/ui.module.css";
@@ -21,6 +22,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [show, setShow] = useState(false);
+  const router = useRouter();
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -38,8 +40,9 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         setPending(false);
         return;
       }
-      // A full navigation, so every server component renders with the new session cookie.
-      window.location.assign(callbackUrl);
+      // The session cookie is set: server components render for the signed-in user from here on.
+      router.replace(callbackUrl);
+      router.refresh();
     } catch {
       setError("Não foi possível entrar agora. Verifique sua conexão e tente novamente.");
       setPending(false);

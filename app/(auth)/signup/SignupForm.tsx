@@ -1,6 +1,8 @@
 "use client";
 
 import { useState, useTransition } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { KeyBox } from "@/components/dashboard/CopyButton";
 import type { ActionState } from "@/lib/auth/action";
@@ -45,6 +47,7 @@ export function SignupForm() {
   const [keys, setKeys] = useState<SignupKeys | null>(null);
   const [saved, setSaved] = useState(false);
   const [pending, startTransition] = useTransition();
+  const router = useRouter();
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -84,7 +87,7 @@ export function SignupForm() {
           <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
           Guardei minha chave secreta em um lugar seguro.
         </label>
-        <button type="button" className={ui.button} disabled={!saved} onClick={() => window.location.assign("/dashboard")}>
+        <button type="button" className={ui.button} disabled={!saved} onClick={() => router.push("/dashboard")}>
           Ir para o painel
         </button>
       </div>
@@ -117,6 +120,9 @@ export function SignupForm() {
           {pending ? "Criando conta…" : "Criar conta"}
         </button>
       </form>
+      <p className={s.switch}>
+        Já tem conta? <Link href="/login">Entrar</Link>
+      </p>
     </>
   );
 }

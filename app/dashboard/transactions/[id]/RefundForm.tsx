@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useState } from "react";
+import { useActionState, useState } from "react";
 import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
@@ -8,16 +8,16 @@ import { refundAction } from "./actions";
 import ui from "@/components/dashboard/ui.module.css";
 
 export function RefundForm({ transactionId, refundable }: { transactionId: number; refundable: number }) {
-  const [state, formAction, pending] = useActionState<ActionState, FormData>(refundAction, { status: "idle" });
   const [mode, setMode] = useState<"full" | "partial">("full");
   const [amountText, setAmountText] = useState("");
   const [step, setStep] = useState<"edit" | "confirm">("edit");
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (state.status !== "idle") setStep("edit");
-    if (state.status === "ok") setAmountText("");
-  }, [state]);
+  const [state, formAction, pending] = useActionState<ActionState, FormData>(async (prev, form) => {
+    const result = await refundAction(prev, form);
+    setStep("edit");
+    if (result.status === "ok") setAmountText("");
+    return result;
+  }, { status: "idle" });
 
   const amount = mode === "full" ? refundable : parseReais(amountText);
 

@@ -1,0 +1,177 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState, useMemo, useState } from "react";
+import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
+import { checkPixKeyInput, punctuatedType } from "@/components/dashboard/pix-key-input";
+import { parseReais } from "@/components/dashboard/money-input";
+import { formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import type { ActionState } from "@/lib/auth/action";
+import { cashOutAction } from "./actions";
+import ui from "@/components/dashboard/ui.module.css";
+
+export function CashOutForm({ available, fee }: { available: number; fee: number }) {
+  const [amountText, setAmountText] = useState("");
+  const [pixKey, setPixKey] = useState("");
+  const [pixKeyType, setPixKeyType] = useState("");
+  const [description, setDescription] = useState("");
+  const [step, setStep] = useState<"edit" | "confirm">("edit");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [state, formAction, pending] = useActionState<ActionState<{ id: number }>, FormData>(async (prev, form) => {
+    const result = await cashOutAction(prev, form);
+    setStep("edit");
+    if (result.status === "ok") {
+      setAmountText("");
+      setPixKey("");
+      setPixKeyType("");
+      setDescription("");
+    }
+    return result;
+  }, { status: "idle" });
+
+  const amount = parseReais(amountText);
+  const key = useMemo(() => checkPixKeyInput(pixKey, pixKeyType), [pixKey, pixKeyType]);
+  const after = amount === null ? null : available - amount - fee;
+
+  function review(e: React.FormEvent) {
+    e.preventDefault();
+    const errs: Record<string, string> = {};
+    if (amount === null || amount < 1) errs.amount = "Informe um valor em reais, como 150,00.";
+    else if (after !== null && after < 0) errs.amount = `Saldo insuficiente: o disponível é ${formatBRL(available)}${fee ? ` e a tarifa é ${formatBRL(fee)}` : ""}.`;
+    if (!key) errs.pixKey = "Informe a chave PIX de destino.";
+    else if (!key.ok) {
+      const type = pixKeyType || punctuatedType(pixKey);
+      errs.pixKey = type ? `Chave inválida: não é um ${PIX_KEY_TYPE_LABEL[type]} válido.` : "Use CPF, CNPJ, e-mail, telefone com DDD ou chave aleatória.";
+    }
+    setErrors(errs);
+    if (Object.keys(errs).length === 0) setStep("confirm");
+  }
+
+  const serverErrors = state.status === "error" ? state.fieldErrors : undefined;
+  const amountError = errors.amount ?? serverErrors?.amount;
+  const keyError = errors.pixKey ?? serverErrors?.pixKey;
+
+  if (step === "confirm" && amount !== null && key?.ok) {
+    return (
+      <form action={formAction} className={ui.confirmBox} aria-label="Confirmar saque">
+        <input type="hidden" name="amount" value={amountText} />
+        <input type="hidden" name="pixKey" value={key.key} />
+        <input type="hidden" name="pixKeyType" value={key.type} />
+        <input type="hidden" name="description" value={description} />
+        <strong>Confirme o saque</strong>
+        <div className={ui.summaryRow}>
+          <span>Destino ({PIX_KEY_TYPE_LABEL[key.type]})</span>
+          <strong className={ui.mono} data-testid="confirm-key">
+            {key.key}
+          </strong>
+        </div>
+        <div className={ui.summaryRow}>
+          <span>Valor do saque</span>
+          <strong>{formatBRL(amount)}</strong>
+        </div>
+        <div className={ui.summaryRow}>
+          <span>Tarifa</span>
+          <strong data-testid="confirm-fee">{formatBRL(fee)}</strong>
+        </div>
+        <div className={`${ui.summaryRow} ${ui.summaryTotal}`}>
+          <span>Sai do seu saldo</span>
+          <strong>{formatBRL(amount + fee)}</strong>
+        </div>
+        <div className={ui.summaryRow}>
+          <span>Saldo disponível depois</span>
+          <strong data-testid="confirm-balance-after">{formatBRL(after ?? 0)}</strong>
+        </div>
+        <div className={ui.buttonRow}>
+          <button type="submit" className={ui.button} disabled={pending}>
+            {pending ? "Enviando…" : "Confirmar saque"}
+          </button>
+          <button type="button" className={`${ui.button} ${ui.secondary}`} onClick={() => setStep("edit")} disabled={pending}>
+            Voltar
+          </button>
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <form className={ui.form} onSubmit={review} aria-label="Novo saque" noValidate>
+      {state.status === "ok" && (
+        <div className={`${ui.alert} ${ui.alertSuccess}`} role="status">
+          {state.message}{" "}
+          {state.data && <Link href={`/dashboard/cash-out/${state.data.id}`}>Ver detalhes</Link>}
+        </div>
+      )}
+      {state.status === "error" && !serverErrors && (
+        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
+          {state.message}
+        </div>
+      )}
+      <div className={ui.field}>
+        <label htmlFor="amount">Valor (R$)</label>
+        <input
+          id="amount"
+          name="amount"
+          inputMode="decimal"
+          placeholder="0,00"
+          className={ui.input}
+          value={amountText}
+          onChange={(e) => setAmountText(e.target.value)}
+          aria-invalid={amountError ? true : undefined}
+          aria-describedby="amount-msg"
+        />
+        <span id="amount-msg" className={amountError ? ui.fieldError : ui.hint}>
+          {amountError ?? `Disponível: ${formatBRL(available)}${fee ? ` · tarifa ${formatBRL(fee)}` : " · sem tarifa"}`}
+        </span>
+      </div>
+      <div className={ui.field}>
+        <label htmlFor="pixKey">Chave PIX de destino</label>
+        <input
+          id="pixKey"
+          name="pixKey"
+          className={ui.input}
+          autoComplete="off"
+          value={pixKey}
+          onChange={(e) => setPixKey(e.target.value)}
+          placeholder="CPF, CNPJ, e-mail, celular ou chave aleatória"
+          aria-invalid={keyError ? true : undefined}
+          aria-describedby="pixkey-msg"
+        />
+        <span id="pixkey-msg" className={keyError ? ui.fieldError : key?.ok ? ui.fieldOk : ui.hint} aria-live="polite">
+          {keyError ??
+            (key?.ok
+              ? `${PIX_KEY_TYPE_LABEL[key.type]} detectado: ${key.key}`
+              : key
+                ? "Chave ainda não reconhecida."
+                : "O tipo é detectado automaticamente.")}
+        </span>
+      </div>
+      <div className={ui.field}>
+        <label htmlFor="pixKeyType">Tipo da chave</label>
+        <select id="pixKeyType" className={ui.select} value={pixKeyType} onChange={(e) => setPixKeyType(e.target.value)}>
+          <option value="">Detectar automaticamente</option>
+          {PIX_KEY_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {PIX_KEY_TYPE_LABEL[t]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={ui.field}>
+        <label htmlFor="description">Descrição (opcional)</label>
+        <input
+          id="description"
+          className={ui.input}
+          maxLength={140}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          placeholder="Ex.: transferência para a conta da empresa"
+        />
+      </div>
+      <div>
+        <button type="submit" className={ui.button}>
+          Revisar saque
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireSession } from "@/lib/auth/session";
+import { getCashOut } from "@/lib/services/get-cash-out";
+import { ServiceError } from "@/lib/services/errors";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { StatusBadge } from "@/components/dashboard/Badge";
+import { CASH_OUT_STATUS_LABEL, formatBRL, formatDateTimeSeconds, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import ui from "@/components/dashboard/ui.module.css";
+
+export const metadata: Metadata = { title: "Saque" };
+
+export default async function CashOutDetailPage({ params }: { params: Promise<{ id: string }> }) {
+  const ctx = await requireSession();
+  const { id } = await params;
+  let c;
+  try {
+    c = await getCashOut(ctx, id);
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === "not_found") notFound();
+    throw err;
+  }
+  return (
+    <>
+      <PageHeader
+        back={{ href: "/dashboard/cash-out", label: "Saques" }}
+        title={
+          <span style={{ display: "inline-flex", alignItems: "center", gap: 12, flexWrap: "wrap" }}>
+            Saque #{c.id} <StatusBadge status={c.status} labels={CASH_OUT_STATUS_LABEL} />
+          </span>
+        }
+        description={`Solicitado em ${formatDateTimeSeconds(c.createdAt)}`}
+      />
+      <div className={`${ui.grid} ${ui.grid2}`}>
+        <section className={ui.card} aria-labelledby="valores">
+          <h2 id="valores">Valores</h2>
+          <div className={ui.form} style={{ gap: 8 }}>
+            <div className={ui.summaryRow}>
+              <span>Valor transferido</span>
+              <strong>{formatBRL(c.amount)}</strong>
+            </div>
+            <div className={ui.summaryRow}>
+              <span>Tarifa</span>
+              <strong>{formatBRL(c.fee)}</strong>
+            </div>
+            <div className={`${ui.summaryRow} ${ui.summaryTotal}`}>
+              <span>Debitado do saldo</span>
+              <strong>{formatBRL(c.amount + c.fee)}</strong>
+            </div>
+            {c.status === "failed" && <p className={`${ui.small} ${ui.muted}`}>O valor e a tarifa voltaram para o saldo disponível.</p>}
+          </div>
+        </section>
+        <section className={ui.card} aria-labelledby="destino">
+          <h2 id="destino">Transferência</h2>
+          <dl className={ui.dl}>
+            <dt>Chave PIX</dt>
+            <dd className={ui.mono}>{c.pixKey}</dd>
+            <dt>Tipo</dt>
+            <dd>{PIX_KEY_TYPE_LABEL[c.pixKeyType] ?? c.pixKeyType}</dd>
+            {c.description && (
+              <>
+                <dt>Descrição</dt>
+                <dd>{c.description}</dd>
+              </>
+            )}
+            {c.externalRef && (
+              <>
+                <dt>Sua referência</dt>
+                <dd className={ui.mono}>{c.externalRef}</dd>
+              </>
+            )}
+            <dt>End-to-end</dt>
+            <dd className={ui.mono}>{c.end2endId ?? "—"}</dd>
+            {c.failReason && (
+              <>
+                <dt>Motivo da falha</dt>
+                <dd>{c.failReason}</dd>
+              </>
+            )}
+            <dt>Concluído em</dt>
+            <dd>{c.completedAt ? formatDateTimeSeconds(c.completedAt) : "—"}</dd>
+          </dl>
+        </section>
+      </div>
+    </>
+  );
+}

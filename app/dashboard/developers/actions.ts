@@ -1,0 +1,29 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { dashboardAction, type ActionState } from "@/lib/auth/action";
+import { revealWebhookSecret, rotateSecretKey, rotateWebhookSecret } from "@/lib/services/accounts";
+import { getLogger } from "@/lib/logger";
+
+/** Revokes the active secret key and issues a new one, returned this once. */
+export async function rotateSecretKeyAction(): Promise<ActionState<{ secretKey: string }>> {
+  return dashboardAction<{ secretKey: string }>(async (ctx) => {
+    const { secretKey, hint } = await rotateSecretKey(ctx.account.id, ctx.now);
+    getLogger().info({ companyId: ctx.account.id, actor: ctx.actor, hint }, "secret key rotated");
+    revalidatePath("/dashboard/developers");
+    return { status: "ok", data: { secretKey } };
+  });
+}
+
+export async function revealWebhookSecretAction(): Promise<ActionState<{ secret: string }>> {
+  return dashboardAction<{ secret: string }>(async (ctx) => ({ status: "ok", data: { secret: revealWebhookSecret(ctx.account) } }));
+}
+
+/** A new signing secret: webhooks sent from now on are signed with it. */
+export async function rotateWebhookSecretAction(): Promise<ActionState<{ secret: string }>> {
+  return dashboardAction<{ secret: string }>(async (ctx) => {
+    const secret = await rotateWebhookSecret(ctx.account.id);
+    getLogger().info({ companyId: ctx.account.id, actor: ctx.actor }, "webhook secret rotated");
+    return { status: "ok", data: { secret } };
+  });
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useActionState, useMemo, useState } from "react";
+import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
+import { checkPixKeyInput } from "@/components/dashboard/pix-key-input";
+import { PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import type { ActionState } from "@/lib/auth/action";
+import { updateSettingsAction } from "./actions";
+import ui from "@/components/dashboard/ui.module.css";
+
+type Values = { name: string; email: string; city: string; pixKey: string };
+
+export function SettingsForm({ initial }: { initial: Values }) {
+  const [state, formAction, pending] = useActionState<ActionState, FormData>(updateSettingsAction, { status: "idle" });
+  const [pixKey, setPixKey] = useState(initial.pixKey);
+  // The stored key is in DICT form, so detection finds its type; a type is picked only to override it.
+  const [pixKeyType, setPixKeyType] = useState("");
+  const check = useMemo(() => checkPixKeyInput(pixKey, pixKeyType), [pixKey, pixKeyType]);
+  const errors = state.status === "error" ? state.fieldErrors : undefined;
+  const err = (f: string) =>
+    errors?.[f] ? (
+      <span id={`${f}-error`} className={ui.fieldError}>
+        {errors[f]}
+      </span>
+    ) : null;
+
+  return (
+    <form action={formAction} className={ui.form} aria-label="Dados da empresa">
+      {state.status === "ok" && (
+        <div className={`${ui.alert} ${ui.alertSuccess}`} role="status">
+          {state.message}
+        </div>
+      )}
+      {state.status === "error" && (
+        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
+          {state.message}
+        </div>
+      )}
+      <div className={`${ui.grid} ${ui.grid2}`}>
+        <div className={ui.field}>
+          <label htmlFor="name">Nome da empresa</label>
+          <input id="name" name="name" defaultValue={initial.name} className={ui.input} required aria-invalid={errors?.name ? true : undefined} />
+          {err("name")}
+        </div>
+        <div className={ui.field}>
+          <label htmlFor="email">E-mail de contato</label>
+          <input id="email" name="email" type="email" defaultValue={initial.email} className={ui.input} required aria-invalid={errors?.email ? true : undefined} />
+          {err("email")}
+        </div>
+        <div className={ui.field}>
+          <label htmlFor="city">Cidade</label>
+          <input id="city" name="city" defaultValue={initial.city} className={ui.input} required aria-invalid={errors?.city ? true : undefined} aria-describedby="city-hint" />
+          {err("city") ?? (
+            <span id="city-hint" className={ui.hint}>
+              Aparece no QR Code PIX (sem acentos, até 15 letras).
+            </span>
+          )}
+        </div>
+      </div>
+      <fieldset style={{ border: "1px solid #e2e8f0", borderRadius: 10, padding: 16, margin: 0, display: "grid", gap: 12 }}>
+        <legend className={ui.label} style={{ padding: "0 6px" }}>
+          Chave PIX de recebimento
+        </legend>
+        <p className={`${ui.small} ${ui.muted}`} style={{ margin: 0 }}>
+          As cobranças PIX são geradas para esta chave.
+        </p>
+        <div className={`${ui.grid} ${ui.grid2}`}>
+          <div className={ui.field}>
+            <label htmlFor="pixKey">Chave</label>
+            <input
+              id="pixKey"
+              name="pixKey"
+              value={pixKey}
+              onChange={(e) => setPixKey(e.target.value)}
+              className={ui.input}
+              required
+              autoComplete="off"
+              aria-invalid={check ? !check.ok || undefined : errors?.pixKey ? true : undefined}
+              aria-describedby="pixKey-status"
+            />
+            <span id="pixKey-status" className={check?.ok ? ui.fieldOk : ui.fieldError} aria-live="polite">
+              {check ? (check.ok ? `${PIX_KEY_TYPE_LABEL[check.type]} válido: ${check.key}` : "Chave inválida para o tipo.") : (errors?.pixKey ?? "Informe a chave.")}
+            </span>
+          </div>
+          <div className={ui.field}>
+            <label htmlFor="pixKeyType">Tipo</label>
+            <select id="pixKeyType" name="pixKeyType" value={pixKeyType} onChange={(e) => setPixKeyType(e.target.value)} className={ui.select}>
+              <option value="">Detectar automaticamente</option>
+              {PIX_KEY_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {PIX_KEY_TYPE_LABEL[t]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </fieldset>
+      <div>
+        <button type="submit" className={ui.button} disabled={pending}>
+          {pending ? "Salvando…" : "Salvar alterações"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,173 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireSession } from "@/lib/auth/session";
+import { listStatement } from "@/lib/services/list-statement";
+import { getBalance } from "@/lib/services/get-balance";
+import { ENTRY_TYPES } from "@/lib/domain/ledger";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatBRL, formatDateTime } from "@/components/dashboard/format";
+import { entryDescription } from "@/components/dashboard/statement-text";
+import { statementFilters, statementQuery, statementSearch } from "@/components/dashboard/statement-filters";
+import ui from "@/components/dashboard/ui.module.css";
+
+export const metadata: Metadata = { title: "Extrato" };
+
+const PAGE_SIZE = 50;
+
+export default async function StatementPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const ctx = await requireSession();
+  const sp = await searchParams;
+  const filters = statementFilters((n) => sp[n]);
+  const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
+  const { query, ok } = statementQuery(filters, { cursor, limit: PAGE_SIZE });
+  const [page, balance] = await Promise.all([listStatement(ctx, query), getBalance(ctx)]);
+  const search = statementSearch(filters);
+  const exportHref = `/dashboard/statement/export${search.size ? `?${search}` : ""}`;
+  const nextHref = page.nextCursor ? `/dashboard/statement?${new URLSearchParams([...search, ["cursor", page.nextCursor]])}` : null;
+  const firstHref = `/dashboard/statement${search.size ? `?${search}` : ""}`;
+  const filtered = Boolean(filters.from || filters.to || filters.type || filters.account !== "available");
+
+  return (
+    <>
+      <PageHeader
+        title="Extrato"
+        description="Cada entrada e saída do seu saldo, com o saldo após cada lançamento."
+        actions={
+          <a href={exportHref} className={`${ui.button} ${ui.secondary}`} download data-testid="statement-export">
+            Exportar CSV
+          </a>
+        }
+      />
+      <div className={`${ui.grid} ${ui.grid2}`} style={{ marginBottom: 16 }}>
+        <div className={`${ui.card} ${ui.stat}`}>
+          <span className={ui.statLabel}>Saldo disponível</span>
+          <span className={ui.statValue}>{formatBRL(balance.available)}</span>
+        </div>
+        <div className={`${ui.card} ${ui.stat}`}>
+          <span className={ui.statLabel}>A receber (cartão)</span>
+          <span className={ui.statValue}>{formatBRL(balance.waitingFunds)}</span>
+        </div>
+      </div>
+      <div className={`${ui.card} ${ui.cardFlush}`}>
+        <form className={ui.filters} method="get" aria-label="Filtrar extrato">
+          <div className={ui.field}>
+            <label htmlFor="account">Saldo</label>
+            <select id="account" name="account" defaultValue={filters.account} className={ui.select}>
+              <option value="available">Disponível</option>
+              <option value="waiting_funds">A receber</option>
+              <option value="all">Todos</option>
+            </select>
+          </div>
+          <div className={ui.field}>
+            <label htmlFor="type">Tipo</label>
+            <select id="type" name="type" defaultValue={filters.type ?? ""} className={ui.select}>
+              <option value="">Todos</option>
+              {ENTRY_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {ENTRY_TYPE_LABEL[t]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={ui.field}>
+            <label htmlFor="from">De</label>
+            <input id="from" name="from" type="date" defaultValue={filters.from} className={ui.input} />
+          </div>
+          <div className={ui.field}>
+            <label htmlFor="to">Até</label>
+            <input id="to" name="to" type="date" defaultValue={filters.to} className={ui.input} />
+          </div>
+          <div />
+          <div className={ui.filterActions}>
+            <button type="submit" className={ui.button}>
+              Filtrar
+            </button>
+            {filtered && (
+              <Link href="/dashboard/statement" className={`${ui.button} ${ui.secondary}`}>
+                Limpar
+              </Link>
+            )}
+          </div>
+        </form>
+        {!ok && (
+          <div className={`${ui.alert} ${ui.alertWarning}`} style={{ margin: 16 }} role="status">
+            Algum filtro tem um valor inválido e foi ignorado.
+          </div>
+        )}
+        {page.data.length === 0 ? (
+          <div className={ui.empty}>
+            <strong>Nenhum lançamento</strong>
+            {filtered || cursor ? "Nada encontrado com estes filtros." : "Os pagamentos recebidos aparecem aqui."}
+          </div>
+        ) : (
+          <div className={ui.tableWrap}>
+            <table className={`${ui.table} ${ui.stack}`} data-testid="statement-table">
+              <thead>
+                <tr>
+                  <th scope="col">Data</th>
+                  <th scope="col">Descrição</th>
+                  <th scope="col">Tipo</th>
+                  {filters.account === "all" && <th scope="col">Saldo</th>}
+                  <th scope="col" className={ui.num}>
+                    Valor
+                  </th>
+                  <th scope="col" className={ui.num}>
+                    Saldo após
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((e) => (
+                  <tr key={e.id} data-entry-type={e.type}>
+                    <td data-label="Data" className={ui.nowrap}>
+                      {formatDateTime(e.createdAt)}
+                    </td>
+                    <td data-label="Descrição">
+                      {e.transactionId !== null ? (
+                        <Link href={`/dashboard/transactions/${e.transactionId}`} className={ui.rowLink} style={{ fontWeight: 500 }}>
+                          {entryDescription(e)}
+                        </Link>
+                      ) : e.cashOutId !== null ? (
+                        <Link href={`/dashboard/cash-out/${e.cashOutId}`} className={ui.rowLink} style={{ fontWeight: 500 }}>
+                          {entryDescription(e)}
+                        </Link>
+                      ) : (
+                        entryDescription(e)
+                      )}
+                    </td>
+                    <td data-label="Tipo">{ENTRY_TYPE_LABEL[e.type] ?? e.type}</td>
+                    {filters.account === "all" && <td data-label="Saldo">{ACCOUNT_LABEL[e.account]}</td>}
+                    <td data-label="Valor" className={`${ui.num} ${e.amount < 0 ? ui.negative : ui.positive}`}>
+                      {e.amount > 0 ? "+" : ""}
+                      {formatBRL(e.amount)}
+                    </td>
+                    <td data-label="Saldo após" className={ui.num}>
+                      {formatBRL(e.balanceAfter)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {(nextHref || cursor) && (
+          <nav className={ui.pagination} aria-label="Paginação">
+            <span>Do mais recente para o mais antigo</span>
+            <span className={ui.buttonRow}>
+              {cursor && (
+                <Link className={`${ui.button} ${ui.secondary} ${ui.buttonSmall}`} href={firstHref}>
+                  ← Mais recentes
+                </Link>
+              )}
+              {nextHref && (
+                <Link className={`${ui.button} ${ui.secondary} ${ui.buttonSmall}`} href={nextHref} rel="next">
+                  Mais antigos →
+                </Link>
+              )}
+            </span>
+          </nav>
+        )}
+      </div>
+    </>
+  );
+}
