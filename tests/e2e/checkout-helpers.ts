@@ -62,7 +62,7 @@ export async function expectAccessible(page: Page, state: string) {
 export async function screenshot(page: Page, name: string) {
   const dir = process.env.CHECKOUT_SCREENSHOTS || "test-results/checkout";
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true, animations: "disabled" });
 }
 
 /** Collects console errors (CSP violations show up there) for the whole test. */
