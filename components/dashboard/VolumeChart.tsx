@@ -9,9 +9,11 @@ export const METHOD_COLOR: Record<PaymentMethod, string> = {
   boleto: "#f59e0b",
 };
 
-const W = 720;
-const H = 250;
-const M = { top: 12, right: 8, bottom: 28, left: 68 };
+type Geometry = { w: number; h: number; left: number; font: number; maxBar: number };
+// The same 30 days drawn for a desktop card and for a phone: a narrower canvas keeps the labels
+// readable when the SVG is scaled down to a phone's width.
+const WIDE: Geometry = { w: 720, h: 250, left: 68, font: 11, maxBar: 18 };
+const COMPACT: Geometry = { w: 360, h: 220, left: 56, font: 11, maxBar: 8 };
 
 /** A round axis maximum (4 steps of 1, 2, 2.5 or 5 x 10^n centavos, at least R$ 1,00 a step). */
 function niceMax(v: number): number {
@@ -22,71 +24,78 @@ function niceMax(v: number): number {
   return m * pow * 4;
 }
 
-/** Paid volume per day, stacked by method: plain server-rendered SVG, no chart library. */
-export function VolumeChart({ days }: { days: DayVolume[] }) {
+function Bars({ days, g, id, testId }: { days: DayVolume[]; g: Geometry; id: string; testId: string }) {
+  const M = { top: 12, right: 8, bottom: 28, left: g.left };
+  const W = g.w;
+  const H = g.h;
   const max = niceMax(Math.max(0, ...days.map((d) => d.total)));
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const slot = plotW / days.length;
-  const barW = Math.max(4, Math.min(18, slot * 0.64));
+  const barW = Math.max(3, Math.min(g.maxBar, slot * 0.64));
   const y = (v: number) => M.top + plotH - (v / max) * plotH;
   const ticks = [0, 1, 2, 3, 4].map((i) => (max / 4) * i);
   const empty = days.every((d) => d.total === 0);
-  const labelEvery = days.length > 20 ? 5 : days.length > 10 ? 2 : 1;
+  const every = Math.ceil(days.length / (W >= 600 ? 6 : 4));
 
   return (
-    <figure style={{ margin: 0 }}>
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        width="100%"
-        role="img"
-        aria-labelledby="volume-chart-title"
-        style={{ display: "block", maxHeight: 300 }}
-        data-testid="volume-chart"
-      >
-        <title id="volume-chart-title">
-          {`Volume pago por dia nos últimos ${days.length} dias: ${formatBRL(days.reduce((a, d) => a + d.total, 0))} no total`}
-        </title>
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} stroke={t === 0 ? "#cbd5e1" : "#eef2f6"} />
-            <text x={M.left - 8} y={y(t) + 4} textAnchor="end" fontSize="11" fill="#64748b">
-              {formatBRLCompact(t)}
-            </text>
-          </g>
-        ))}
-        {days.map((d, i) => {
-          const x = M.left + i * slot + (slot - barW) / 2;
-          let base = 0;
-          return (
-            <g key={d.date} data-date={d.date} data-total={d.total}>
-              <title>
-                {`${formatDayMonth(d.date)}: ${formatBRL(d.total)} (PIX ${formatBRL(d.pix)}, cartão ${formatBRL(d.credit_card)}, boleto ${formatBRL(d.boleto)})`}
-              </title>
-              {/* A transparent full-height target so the tooltip works on empty days too. */}
-              <rect x={M.left + i * slot} y={M.top} width={slot} height={plotH} fill="transparent" />
-              {PAYMENT_METHODS.map((m) => {
-                const v = d[m];
-                if (v <= 0) return null;
-                const top = y(base + v);
-                const h = Math.max(1.5, y(base) - top);
-                base += v;
-                return <rect key={m} x={x} y={top} width={barW} height={h} rx={2} fill={METHOD_COLOR[m]} />;
-              })}
-              {(i % labelEvery === 0 || i === days.length - 1) && (
-                <text x={x + barW / 2} y={H - 8} textAnchor="middle" fontSize="11" fill="#64748b">
-                  {formatDayMonth(d.date)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-        {empty && (
-          <text x={M.left + plotW / 2} y={M.top + plotH / 2} textAnchor="middle" fontSize="14" fill="#64748b">
-            Nenhuma venda paga neste período
+    <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-labelledby={id} style={{ display: "block" }} data-testid={testId}>
+      <title id={id}>
+        {`Volume pago por dia nos últimos ${days.length} dias: ${formatBRL(days.reduce((a, d) => a + d.total, 0))} no total`}
+      </title>
+      {ticks.map((t) => (
+        <g key={t}>
+          <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} stroke={t === 0 ? "#cbd5e1" : "#eef2f6"} />
+          <text x={M.left - 8} y={y(t) + 4} textAnchor="end" fontSize={g.font} fill="#4b5563">
+            {formatBRLCompact(t)}
           </text>
-        )}
-      </svg>
+        </g>
+      ))}
+      {days.map((d, i) => {
+        const x = M.left + i * slot + (slot - barW) / 2;
+        let base = 0;
+        return (
+          <g key={d.date} data-date={d.date} data-total={d.total}>
+            <title>
+              {`${formatDayMonth(d.date)}: ${formatBRL(d.total)} (PIX ${formatBRL(d.pix)}, cartão ${formatBRL(d.credit_card)}, boleto ${formatBRL(d.boleto)})`}
+            </title>
+            {/* A transparent full-height target so the tooltip works on empty days too. */}
+            <rect x={M.left + i * slot} y={M.top} width={slot} height={plotH} fill="transparent" />
+            {PAYMENT_METHODS.map((m) => {
+              const v = d[m];
+              if (v <= 0) return null;
+              const top = y(base + v);
+              const h = Math.max(1.5, y(base) - top);
+              base += v;
+              return <rect key={m} x={x} y={top} width={barW} height={h} rx={Math.min(2, barW / 3)} fill={METHOD_COLOR[m]} />;
+            })}
+            {(days.length - 1 - i) % every === 0 && (
+              <text x={i === days.length - 1 ? W - M.right : x + barW / 2} y={H - 8} textAnchor={i === days.length - 1 ? "end" : "middle"} fontSize={g.font} fill="#4b5563">
+                {formatDayMonth(d.date)}
+              </text>
+            )}
+          </g>
+        );
+      })}
+      {empty && (
+        <text x={M.left + plotW / 2} y={M.top + plotH / 2} textAnchor="middle" fontSize={g.font + 3} fill="#4b5563">
+          Nenhuma venda paga neste período
+        </text>
+      )}
+    </svg>
+  );
+}
+
+/** Paid volume per day, stacked by method: plain server-rendered SVG, no chart library. */
+export function VolumeChart({ days }: { days: DayVolume[] }) {
+  return (
+    <figure style={{ margin: 0 }}>
+      <div className={s.wideOnly}>
+        <Bars days={days} g={WIDE} id="volume-chart-title" testId="volume-chart" />
+      </div>
+      <div className={s.narrowOnly}>
+        <Bars days={days} g={COMPACT} id="volume-chart-compact-title" testId="volume-chart-compact" />
+      </div>
       <figcaption className={s.buttonRow} style={{ gap: 16, marginTop: 10, fontSize: "0.85rem", color: "#475569" }}>
         {PAYMENT_METHODS.map((m) => (
           <span key={m} style={{ display: "inline-flex", alignItems: "center", gap: 6 }}>

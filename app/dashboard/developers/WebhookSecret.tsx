@@ -35,7 +35,7 @@ export function WebhookSecret() {
         <KeyBox value={secret} label="Segredo de assinatura dos webhooks" testId="webhook-secret" />
       ) : (
         <div className={ui.keyBox}>
-          <code aria-label="Segredo oculto">whsec_••••••••••••••••••••••••</code>
+          <code aria-label="Segredo oculto">whsec_••••••••••••••••</code>
           <form action={reveal}>
             <button type="submit" className={`${ui.button} ${ui.secondary} ${ui.buttonSmall}`} disabled={revealing}>
               {revealing ? "Revelando…" : "Revelar"}

@@ -220,7 +220,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                   <dd>{t.refusedReason}</dd>
                 </>
               )}
-              {t.expiresAt && (
+              {t.expiresAt && t.status === "pending" && (
                 <>
                   <dt>{t.paymentMethod === "boleto" ? "Vencimento" : "Expira em"}</dt>
                   <dd>
