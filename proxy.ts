@@ -1,0 +1,24 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { checkoutProxy } from "@/lib/security/checkout-headers";
+
+/**
+ * A fast path for signed-out visitors of the dashboard: without a session cookie they go straight
+ * to the sign-in page, which returns them to where they were going. This only looks for the cookie;
+ * the real check (signature, expiry, user still existing) is requireSession() in every page, action
+ * and route handler, so nothing relies on this file for security.
+ */
+const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+
+export function proxy(req: NextRequest) {
+  // The hosted checkout: CSP with a per-request nonce and the other security headers.
+  if (req.nextUrl.pathname.startsWith("/checkout/")) return checkoutProxy(req);
+  const hasSession = req.cookies.getAll().some((c) => SESSION_COOKIES.some((n) => c.name === n || c.name.startsWith(`${n}.`)));
+  if (hasSession) return NextResponse.next();
+  const login = req.nextUrl.clone();
+  login.pathname = "/login";
+  login.search = "";
+  login.searchParams.set("callbackUrl", `${req.nextUrl.pathname}${req.nextUrl.search}`);
+  return NextResponse.redirect(login);
+}
+
+export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/checkout/:path*"] };
