@@ -1,0 +1,208 @@
+// Helpers of `npm run bench`: processes (the built app, the worker, the bare server), databases,
+// autocannon runs, memory sampling and a webhook receiver. Everything listens on 127.0.0.1 only.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const DIST = process.env.NEXT_DIST_DIR || ".next-bench";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A database of its own: a fresh PostgreSQL database on the server of `baseUrl`, or a PGlite directory. */
+export async function createDatabase(kind, baseUrl) {
+  if (kind === "postgres") {
+    const name = `arara_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+    const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const [{ version }] = await admin`select version()`;
+    await admin.end();
+    const url = new URL(baseUrl);
+    url.pathname = `/${name}`;
+    return {
+      kind,
+      version,
+      env: { DATABASE_URL: url.toString() },
+      drop: async () => {
+        const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
+        await a.unsafe(`drop database if exists ${name} with (force)`);
+        await a.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "arara-bench-"));
+  return { kind, version: "PGlite", env: { PGLITE_DIR: path.join(dir, "db") }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function baseEnv(db, port, extra) {
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_DIST_DIR: DIST,
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    CHECKOUT_URL: `http://127.0.0.1:${port}`,
+    KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-0123456789abcdef",
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    DEMO_MERCHANT: "true",
+    RATE_LIMIT_PER_SECOND: "1000000",
+    RATE_LIMIT_BURST: "10000000",
+    CARD_SETTLEMENT_DAYS: "0",
+    SANDBOX_PSP_DELAY_MS: "500",
+    LOG_LEVEL: "info",
+    ...db.env,
+    ...extra,
+  };
+  if (!env.DATABASE_URL) delete env.DATABASE_URL;
+  return env;
+}
+
+/** Spawns a process, keeps its output, resolves when `ready(url)` answers. */
+async function spawnReady(cmd, args, env, readyUrl, what) {
+  let out = "";
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (d) => (out = (out + d.toString()).slice(-200_000)));
+  child.stderr.on("data", (d) => (out = (out + d.toString()).slice(-200_000)));
+  const exited = new Promise((r) => child.once("exit", r));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${out}`);
+    if (readyUrl) {
+      try {
+        const res = await fetch(readyUrl);
+        if (res.ok) break;
+      } catch {
+        /* not yet */
+      }
+    } else if (/worker started/.test(out)) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${what} not ready in 90 s:\n${out}`);
+    }
+    await sleep(200);
+  }
+  return {
+    child,
+    pid: child.pid,
+    logs: () => out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
+      await exited;
+    },
+  };
+}
+
+export async function startApp(db, port, extra = {}) {
+  const env = baseEnv(db, port, extra);
+  const p = await spawnReady(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], env, `http://127.0.0.1:${port}/api/v1/health`, "app");
+  return { ...p, url: `http://127.0.0.1:${port}` };
+}
+
+export async function startWorker(db, extra = {}) {
+  const env = baseEnv(db, 3767, extra); // the worker serves nothing; PORT only has to be valid
+  return spawnReady(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/worker.ts"], env, null, "worker");
+}
+
+export async function startBareNode(db, port) {
+  const env = { ...process.env, ...db.env, PORT: String(port) };
+  if (!env.DATABASE_URL) delete env.DATABASE_URL;
+  const p = await spawnReady(process.execPath, [path.join(ROOT, "scripts/bench/bare-node.mjs")], env, `http://127.0.0.1:${port}/`, "bare-node");
+  return { ...p, url: `http://127.0.0.1:${port}` };
+}
+
+/** RSS (MB) of a process and its descendants. */
+export function rssMb(pid) {
+  try {
+    const out = execFileSync("ps", ["-e", "-o", "pid=,ppid=,rss="], { encoding: "utf8" });
+    const rows = out.trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+    const tree = new Set([pid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [p, pp] of rows) if (tree.has(pp) && !tree.has(p)) (tree.add(p), (grew = true));
+    }
+    return rows.filter(([p]) => tree.has(p)).reduce((s, [, , rss]) => s + rss, 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export function sampleRss(pid, everyMs = 250) {
+  const samples = [];
+  const t = setInterval(() => samples.push(rssMb(pid)), everyMs);
+  return { stop: () => (clearInterval(t), { peak: Math.max(0, ...samples), samples: samples.length }) };
+}
+
+/**
+ * One autocannon run: `amount` requests (or fewer if `maxSeconds` passes first) over `connections`.
+ * Returns req/s, latency percentiles (ms), errors and non-2xx counts.
+ */
+export async function cannon(name, opts) {
+  const { maxSeconds = 30, ...rest } = opts;
+  const inst = autocannon({ connections: 32, timeout: 30, ...rest });
+  const timer = setTimeout(() => inst.stop(), maxSeconds * 1000);
+  const r = await new Promise((resolve, reject) => {
+    inst.on("done", resolve);
+    inst.on("error", reject);
+  });
+  clearTimeout(timer);
+  return {
+    name,
+    connections: r.connections,
+    requests: r.requests.total,
+    seconds: r.duration,
+    rps: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+/** A webhook receiver answering 200 at once, recording (time, webhook-id, body). */
+export async function startReceiver(port) {
+  const got = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      got.push({ at: performance.now(), id: req.headers["webhook-id"], body });
+      res.writeHead(200);
+      res.end("ok");
+    });
+  });
+  await new Promise((r) => server.listen(port, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function api(base, method, p, body, auth) {
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* text */
+  }
+  if (res.status >= 400) throw new Error(`${method} ${p} -> ${res.status}: ${text.slice(0, 300)}`);
+  return json ?? text;
+}
+
+export function percentile(xs, p) {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}

@@ -1,0 +1,368 @@
+// `npm run bench`: builds production into .next-bench, starts it on 127.0.0.1 and drives it with
+// autocannon (bounded count and time) on PGlite and on PostgreSQL; measures the same insert through a
+// bare Next.js route handler and a bare Node server as ceilings, webhook dispatch throughput and
+// latency, server RSS under load and the checkout page's first-load JS; writes tests/bench/REPORT.md.
+//
+// Environment:
+//   BENCH_QUICK=1            small counts (a smoke run: checks the bench works end to end)
+//   BENCH_DBS=pglite,postgres which databases (default both; postgres needs BENCH_DATABASE_URL)
+//   BENCH_DATABASE_URL       server for the PostgreSQL run (default postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_AMOUNT, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EVENTS   run sizes
+//   BENCH_SKIP_BUILD=1       use the existing .next-bench build
+//   BENCH_PROFILE=1          run the app with --cpu-prof (profiles in tests/bench/results/)
+//   BENCH_NOTE="..."         a line about the conditions, copied into the report
+import { spawnSync, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { ROOT, DIST, api, cannon, createDatabase, percentile, sampleRss, sleep, startApp, startBareNode, startReceiver, startWorker, rssMb } from "./lib.mjs";
+
+const quick = process.env.BENCH_QUICK === "1";
+const cfg = {
+  amount: Number(process.env.BENCH_AMOUNT ?? (quick ? 300 : 4000)),
+  seconds: Number(process.env.BENCH_SECONDS ?? (quick ? 10 : 25)),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
+  events: Number(process.env.BENCH_EVENTS ?? (quick ? 200 : 3000)),
+  latencySamples: quick ? 10 : 40,
+  dbs: (process.env.BENCH_DBS ?? "pglite,postgres").split(",").map((s) => s.trim()).filter(Boolean),
+  pgBase: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  profile: process.env.BENCH_PROFILE === "1",
+};
+const RESULTS = path.join(ROOT, "tests/bench/results");
+mkdirSync(RESULTS, { recursive: true });
+const PORTS = { app: 3760, bareNode: 3769, receiver: 3768 };
+
+const demoSrc = readFileSync(path.join(ROOT, "lib/services/demo-merchant.ts"), "utf8");
+const DEMO = {
+  publicKey: /publicKey:\s*"([^"]+)"/.exec(demoSrc)[1],
+  secretKey: /secretKey:\s*"([^"]+)"/.exec(demoSrc)[1],
+};
+const AUTH = `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}`;
+
+const customer = { name: "Bench Silva", email: "bench@example.com", document: { type: "cpf", number: "11144477735" } };
+const pixBody = (postbackUrl) => ({
+  paymentMethod: "pix",
+  amount: 1000,
+  customer,
+  items: [{ title: "Bench", unitPrice: 1000, quantity: 1, tangible: false }],
+  ...(postbackUrl ? { postbackUrl } : {}),
+});
+const card = { number: "4111111111111111", holderName: "BENCH SILVA", expirationMonth: "12", expirationYear: "2034", cvv: "123" };
+
+function log(...a) {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let pg = "";
+  const pkg = (p) => {
+    try {
+      return JSON.parse(readFileSync(path.join(ROOT, "node_modules", p, "package.json"), "utf8")).version;
+    } catch {
+      return "?";
+    }
+  };
+  return {
+    cpu: `${cpus.length} × ${cpus[0]?.model ?? "?"}`,
+    memoryGb: Math.round(os.totalmem() / 1e9),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    next: pkg("next"),
+    pglite: pkg("@electric-sql/pglite"),
+    postgresJs: pkg("postgres"),
+    drizzle: pkg("drizzle-orm"),
+    autocannon: pkg("autocannon"),
+    pg,
+  };
+}
+
+function load() {
+  const [a, b, c] = os.loadavg();
+  return `${a.toFixed(2)} / ${b.toFixed(2)} / ${c.toFixed(2)}`;
+}
+
+function otherNodeProcesses() {
+  try {
+    const out = execFileSync("ps", ["-e", "-o", "comm="], { encoding: "utf8" });
+    return out.split("\n").filter((l) => /node|next-server|postgres/.test(l)).length;
+  } catch {
+    return -1;
+  }
+}
+
+/** First-load JS of a page: the scripts its HTML loads, read from the build and gzipped. */
+async function firstLoadJs(url) {
+  const html = await (await fetch(url)).text();
+  const srcs = new Set();
+  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) srcs.add(m[1]);
+  for (const m of html.matchAll(/<link[^>]*rel="(?:preload|modulepreload)"[^>]*>/g)) {
+    const tag = m[0];
+    if (/as="script"/.test(tag) || /modulepreload/.test(tag)) {
+      const href = /href="([^"]+)"/.exec(tag);
+      if (href) srcs.add(href[1]);
+    }
+  }
+  let raw = 0;
+  let gz = 0;
+  const files = [];
+  for (const src of srcs) {
+    const rel = src.replace(/^.*\/_next\//, "").split("?")[0];
+    const file = path.join(ROOT, DIST, rel);
+    if (!existsSync(file)) continue;
+    const buf = readFileSync(file);
+    raw += buf.length;
+    const g = gzipSync(buf).length;
+    gz += g;
+    files.push({ file: rel, kb: +(g / 1024).toFixed(1) });
+  }
+  return { scripts: files.length, rawKb: +(raw / 1024).toFixed(1), gzipKb: +(gz / 1024).toFixed(1), htmlKb: +(html.length / 1024).toFixed(1), files };
+}
+
+async function apiScenarios(app, db) {
+  const base = app.url;
+  const out = [];
+  const common = { connections: cfg.connections, amount: cfg.amount, maxSeconds: cfg.seconds };
+  const warm = async (o) => cannon("warmup", { ...o, connections: 8, amount: Math.min(200, cfg.amount), maxSeconds: 10 });
+
+  // Funds for cash-outs and ids to read.
+  const big = await api(base, "POST", "/api/v1/transactions", { ...pixBody(), amount: 100_000_000, items: [{ title: "Funding", unitPrice: 100_000_000, quantity: 1, tangible: false }] }, AUTH);
+  await api(base, "PUT", `/api/v1/transactions/${big.data.id}/test`, { status: "paid" }, AUTH);
+  const ids = [];
+  for (let i = 0; i < 50; i++) ids.push((await api(base, "POST", "/api/v1/transactions", pixBody(), AUTH)).data.id);
+
+  const bareRoute = { url: `${base}/api/bench-baseline`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(pixBody()) };
+  const createPix = { url: `${base}/api/v1/transactions`, method: "POST", headers: { "content-type": "application/json", authorization: AUTH }, body: JSON.stringify(pixBody()) };
+  const cardPair = {
+    url: base,
+    requests: [
+      {
+        method: "POST",
+        path: `/api/v1/card-token?publicKey=${DEMO.publicKey}`,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(card),
+        onResponse: (status, body, context) => {
+          context.token = body;
+        },
+      },
+      {
+        method: "POST",
+        path: "/api/v1/transactions",
+        headers: { "content-type": "application/json", authorization: AUTH },
+        setupRequest: (req, context) => ({
+          ...req,
+          body: JSON.stringify({ paymentMethod: "credit_card", amount: 1000, customer, items: [{ title: "Bench", unitPrice: 1000, quantity: 1, tangible: false }], ip: "203.0.113.1", card: { hash: context.token } }),
+        }),
+      },
+    ],
+  };
+  const read = {
+    url: base,
+    requests: [{ method: "GET", headers: { authorization: AUTH }, setupRequest: (req) => ({ ...req, path: `/api/v1/transactions/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
+  };
+  const list = { url: `${base}/api/v1/transactions?limit=20`, method: "GET", headers: { authorization: AUTH } };
+  const cashOut = {
+    url: `${base}/api/v1/cashOut/request`,
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: AUTH },
+    body: JSON.stringify({ amount: 1, pixKey: "bench@example.com" }),
+  };
+
+  const rss = sampleRss(app.pid);
+  const idle = rssMb(app.pid);
+  for (const [name, o] of [
+    ["bare route handler (1 insert)", bareRoute],
+    ["create PIX", createPix],
+    ["create card (tokenize + create, pairs)", cardPair],
+    ["read transaction", read],
+    ["list transactions (20)", list],
+    ["cash-out request", cashOut],
+  ]) {
+    await warm(o);
+    const r = await cannon(name, { ...common, ...o });
+    log(`${db.kind} ${name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms errors ${r.errors} non2xx ${r.non2xx}`);
+    out.push(r);
+    await sleep(500);
+  }
+  const mem = rss.stop();
+  return { results: out, rss: { idleMb: +idle.toFixed(0), peakMb: +mem.peak.toFixed(0) } };
+}
+
+async function bareNodeScenario(db) {
+  const bare = await startBareNode(db, PORTS.bareNode);
+  try {
+    const o = { url: `${bare.url}/`, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(pixBody()) };
+    await cannon("warmup", { ...o, connections: 8, amount: 200, maxSeconds: 10 });
+    const r = await cannon("bare Node http + 1 insert", { ...o, connections: cfg.connections, amount: cfg.amount, maxSeconds: cfg.seconds });
+    log(`${db.kind} bare node: ${r.rps.toFixed(0)} req/s p50 ${r.p50} p99 ${r.p99}`);
+    return r;
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** Events queued with the dispatcher off, then drained by one worker: deliveries per second. */
+async function dispatchThroughput(db, receiver) {
+  const app = await startApp(db, PORTS.app + 1, { BACKGROUND_JOBS: "off" });
+  const o = { url: `${app.url}/api/v1/transactions`, method: "POST", headers: { "content-type": "application/json", authorization: AUTH }, body: JSON.stringify(pixBody(receiver.url)) };
+  const made = await cannon("queue events", { ...o, connections: 16, amount: cfg.events, maxSeconds: 120 });
+  await app.stop(); // PGlite: one process per directory
+  const queued = made.requests - made.non2xx;
+  receiver.got.length = 0;
+  const worker = await startWorker(db, {});
+  const started = performance.now();
+  const deadline = Date.now() + 180_000;
+  while (receiver.got.length < queued && Date.now() < deadline) await sleep(100);
+  const got = receiver.got.length;
+  await worker.stop();
+  const first = receiver.got[0]?.at ?? started;
+  const last = receiver.got[got - 1]?.at ?? started;
+  const ids = receiver.got.map((g) => g.id);
+  const r = {
+    queued,
+    delivered: got,
+    duplicates: ids.length - new Set(ids).size,
+    eventsPerSecond: +(got / Math.max(0.001, (last - first) / 1000)).toFixed(0),
+    eventsPerSecondFromWorkerStart: +(got / Math.max(0.001, (last - started) / 1000)).toFixed(0),
+  };
+  log(`${db.kind} dispatch: ${r.delivered}/${r.queued} in ${((last - first) / 1000).toFixed(1)} s = ${r.eventsPerSecond}/s`);
+  return r;
+}
+
+/** Time from a status change (sandbox payment) to its webhook at the receiver, dispatcher in the app. */
+async function deliveryLatency(db, receiver) {
+  const app = await startApp(db, PORTS.app + 2, {});
+  const lat = [];
+  try {
+    for (let i = 0; i < cfg.latencySamples; i++) {
+      const t = await api(app.url, "POST", "/api/v1/transactions", pixBody(receiver.url), AUTH);
+      await sleep(150);
+      const t0 = performance.now();
+      await api(app.url, "PUT", `/api/v1/transactions/${t.data.id}/test`, { status: "paid" }, AUTH);
+      const deadline = Date.now() + 15_000;
+      let hit;
+      while (!hit && Date.now() < deadline) {
+        hit = receiver.got.find((g) => {
+          if (g.at < t0) return false;
+          const data = JSON.parse(g.body).data; // jsonb does not keep key order: parse, don't grep
+          return data.id === t.data.id && data.status === "paid";
+        });
+        if (!hit) await sleep(5);
+      }
+      if (hit) lat.push(hit.at - t0);
+    }
+  } finally {
+    await app.stop();
+  }
+  const r = { samples: lat.length, p50: +percentile(lat, 50).toFixed(0), p95: +percentile(lat, 95).toFixed(0), max: +Math.max(...lat).toFixed(0) };
+  log(`${db.kind} status->delivery: p50 ${r.p50} ms p95 ${r.p95} ms`);
+  return r;
+}
+
+function fmt(n, d = 0) {
+  return Number.isFinite(n) ? n.toFixed(d) : "–";
+}
+
+function report(all) {
+  const lines = [];
+  const m = all.machine;
+  lines.push("# Benchmarks", "");
+  lines.push(`Generated by \`npm run bench\` (scripts/bench/run.mjs) on ${all.date}${quick ? " — **BENCH_QUICK smoke run: small counts, figures are indicative only**" : ""}.`, "");
+  lines.push("## Machine and conditions", "");
+  lines.push(`- CPU: ${m.cpu}; memory ${m.memoryGb} GB; ${m.os}`);
+  lines.push(`- Node ${m.node}, Next.js ${m.next}, PGlite ${m.pglite}, postgres.js ${m.postgresJs}, drizzle-orm ${m.drizzle}, autocannon ${m.autocannon}`);
+  for (const d of all.dbs) if (d.kind === "postgres") lines.push(`- PostgreSQL: ${d.version.split(",")[0]} (same machine)`);
+  lines.push(`- Load average (1/5/15 min) at start ${all.loadStart}, at end ${all.loadEnd}; node/postgres processes running at start: ${all.processes}`);
+  lines.push(`- autocannon runs on the same machine as the server (it competes for the same cores). Each scenario: warm-up of 200 requests, then up to ${cfg.amount} requests or ${cfg.seconds} s at ${cfg.connections} connections.`);
+  lines.push("- The app runs as in production: `next start` of the build, NODE_ENV=production, LOG_LEVEL=info (one log line per request), background jobs on (dispatcher, sandbox PSP), rate limit raised out of the way.");
+  if (process.env.BENCH_NOTE) lines.push(`- ${process.env.BENCH_NOTE}`);
+  lines.push("");
+  for (const d of all.dbs) {
+    lines.push(`## ${d.kind === "postgres" ? "PostgreSQL" : "PGlite (embedded)"}`, "");
+    lines.push("| Scenario | req/s | p50 ms | p99 ms | max ms | errors | non-2xx | requests |", "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (const r of [...d.api.results, d.bareNode]) {
+      lines.push(`| ${r.name} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.errors} | ${r.non2xx} | ${r.requests} |`);
+    }
+    const pix = d.api.results.find((r) => r.name === "create PIX");
+    const route = d.api.results.find((r) => r.name.startsWith("bare route"));
+    const cardPair = d.api.results.find((r) => r.name.startsWith("create card"));
+    lines.push("");
+    lines.push(`Card charges per second (a tokenize and a create per charge): ${fmt(cardPair.rps / 2)}.`, "");
+    lines.push("| Target | Measured | Met |", "|---|---|---|");
+    const t = (name, measured, ok) => lines.push(`| ${name} | ${measured} | ${ok ? "yes" : "**no**"} |`);
+    t("create PIX ≥ 0.9 × bare route handler", `${fmt(pix.rps / route.rps, 2)} ×`, pix.rps / route.rps >= 0.9);
+    t("create PIX ≥ 0.35 × bare Node", `${fmt(pix.rps / d.bareNode.rps, 2)} ×`, pix.rps / d.bareNode.rps >= 0.35);
+    for (const r of d.api.results.filter((x) => !x.name.startsWith("bare"))) {
+      t(`${r.name}: p99 ≤ 100 ms at ${r.connections} connections, no errors`, `p99 ${r.p99} ms, ${r.errors + r.non2xx} errors`, r.p99 <= 100 && r.errors + r.non2xx === 0);
+    }
+    t("webhook dispatch ≥ 500 events/s (one worker)", `${d.dispatch.eventsPerSecond}/s (${d.dispatch.delivered}/${d.dispatch.queued} delivered, ${d.dispatch.duplicates} duplicates)`, d.dispatch.eventsPerSecond >= 500);
+    t("server RSS ≤ 512 MB under load", `peak ${d.api.rss.peakMb} MB (idle ${d.api.rss.idleMb} MB)`, d.api.rss.peakMb <= 512);
+    lines.push("");
+    lines.push(`Status change to webhook delivery (sandbox payment, dispatcher in the app): p50 ${d.latency.p50} ms, p95 ${d.latency.p95} ms, max ${d.latency.max} ms over ${d.latency.samples} payments.`, "");
+  }
+  if (all.checkout) {
+    lines.push("## Checkout page first-load JS", "");
+    lines.push(`The scripts the HTML of /checkout/{secureId} loads (read from the build, gzipped): ${all.checkout.scripts} files, ${all.checkout.gzipKb} kB gzip (${all.checkout.rawKb} kB raw). Target ≤ 100 kB gzip: ${all.checkout.gzipKb <= 100 ? "met" : "**not met**"}.`, "");
+    lines.push("| Chunk | kB gzip |", "|---|---:|");
+    for (const f of all.checkout.files) lines.push(`| ${f.file} | ${f.kb} |`);
+    lines.push("");
+  }
+  lines.push("## How to read this", "");
+  lines.push("- *bare route handler*: `app/api/bench-baseline/route.ts` (only with BENCH_BASELINE=1): JSON body, one insert into transactions through the app's db client. *bare Node*: `scripts/bench/bare-node.mjs`, node:http + the same insert with postgres.js or PGlite. They are ceilings: create PIX also authenticates (a hash lookup), rate-limits, validates, builds the BR Code, and writes the transaction, its timeline entry and its outbox event in one database transaction.");
+  lines.push("- Figures on a 2-core machine shared with other work are noisy; compare ratios measured in the same run rather than absolute numbers across runs.");
+  lines.push("");
+  return lines.join("\n");
+}
+
+async function main() {
+  const all = { date: new Date().toISOString(), machine: machine(), loadStart: load(), processes: otherNodeProcesses(), dbs: [] };
+  log("config", JSON.stringify(cfg));
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    log(`building into ${DIST}`);
+    const b = spawnSync(process.execPath, [path.join(ROOT, "scripts/ensure-build.mjs")], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (b.status !== 0) throw new Error("build failed");
+  }
+  const receiver = await startReceiver(PORTS.receiver);
+  try {
+    for (const kind of cfg.dbs) {
+      const db = await createDatabase(kind, cfg.pgBase);
+      try {
+        log(`${kind}: starting the app`);
+        const extra = { BENCH_BASELINE: "1" };
+        if (cfg.profile) extra.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${RESULTS}/profiles-${kind}`;
+        const app = await startApp(db, PORTS.app, extra);
+        let apiRes;
+        try {
+          if (!all.checkout) {
+            const t = await api(app.url, "POST", "/api/v1/transactions", pixBody(), AUTH);
+            all.checkout = await firstLoadJs(`${app.url}/checkout/${t.data.secureId}`);
+            all.docs = await firstLoadJs(`${app.url}/docs`);
+            log(`checkout first-load JS ${all.checkout.gzipKb} kB gzip`);
+          }
+          apiRes = await apiScenarios(app, db);
+        } finally {
+          await app.stop();
+        }
+        const bareNode = await bareNodeScenario(db);
+        const dispatch = await dispatchThroughput(db, receiver);
+        const latency = await deliveryLatency(db, receiver);
+        all.dbs.push({ kind, version: db.version, api: apiRes, bareNode, dispatch, latency });
+      } finally {
+        await db.drop();
+      }
+    }
+  } finally {
+    await receiver.close();
+  }
+  all.loadEnd = load();
+  writeFileSync(path.join(RESULTS, `bench-${all.date.replace(/[:.]/g, "-")}.json`), JSON.stringify(all, null, 2));
+  const md = report(all);
+  writeFileSync(path.join(ROOT, "tests/bench/REPORT.md"), md + "\n");
+  console.log("\n" + md);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
