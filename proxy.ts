@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkoutProxy } from "@/lib/security/checkout-headers";
+import { withDashboardHeaders } from "@/lib/auth/dashboard-headers";
 
 /**
  * A fast path for signed-out visitors of the dashboard: without a session cookie they go straight
@@ -12,8 +13,12 @@ const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-
 export function proxy(req: NextRequest) {
   // The hosted checkout: CSP with a per-request nonce and the other security headers.
   if (req.nextUrl.pathname.startsWith("/checkout/")) return checkoutProxy(req);
+  const https = req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
+  if (!req.nextUrl.pathname.startsWith("/dashboard")) return withDashboardHeaders(NextResponse.next(), https); // /login, /signup
   const hasSession = req.cookies.getAll().some((c) => SESSION_COOKIES.some((n) => c.name === n || c.name.startsWith(`${n}.`)));
-  if (hasSession) return NextResponse.next();
+  // Only page loads are redirected here: a server action (a POST) must reach its own session check,
+  // which answers in the form the client expects; a redirect to the HTML sign-in page would break it.
+  if (hasSession || (req.method !== "GET" && req.method !== "HEAD")) return withDashboardHeaders(NextResponse.next(), https);
   const login = req.nextUrl.clone();
   login.pathname = "/login";
   login.search = "";
@@ -21,4 +26,4 @@ export function proxy(req: NextRequest) {
   return NextResponse.redirect(login);
 }
 
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/checkout/:path*"] };
+export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/login", "/signup", "/checkout/:path*"] };

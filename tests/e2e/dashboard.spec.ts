@@ -328,6 +328,20 @@ test.describe("merchant dashboard", () => {
     await page.getByLabel("Senha", { exact: true }).fill(merchant.password);
     await page.getByRole("button", { name: "Entrar" }).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard$/);
+
+    // A server action checks the session itself: a form left open after the session is gone changes nothing.
+    await page.goto("/dashboard/settings");
+    await page.getByLabel("Nome da empresa").fill("Nome trocado sem sessão");
+    await context.clearCookies();
+    await page.getByRole("button", { name: "Salvar alterações" }).click();
+    await expect(page).toHaveURL(/\/login/);
+    const company = await request.get("/api/v1/company", { headers: { authorization: basicAuth(merchant) } });
+    expect((await company.json()).data.name).toBe("Café Arara Ltda");
+
+    // The dashboard and its sign-in pages cannot be framed.
+    const login = await page.goto("/login");
+    expect(login?.headers()["x-frame-options"]).toBe("DENY");
+    expect(login?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
   });
 
   test("another merchant's transaction and cash-out are not found, and never listed", async ({ page }) => {
