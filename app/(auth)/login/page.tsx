@@ -20,6 +20,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <>
       <h1>Entrar no painel</h1>
       <p>Acompanhe vendas, saldo e saques da sua conta.</p>
+      {typeof sp.error === "string" && (
+        <div className={`${ui.alert} ${ui.alertError}`} role="alert" style={{ marginBottom: 16 }}>
+          {sp.error === "CredentialsSignin" ? "E-mail ou senha incorretos." : "Não foi possível entrar. Tente novamente."}
+        </div>
+      )}
       {sp.signedOut && (
         <div className={`${ui.alert} ${ui.alertInfo}`} role="status" style={{ marginBottom: 16 }}>
           Você saiu da sua conta.
