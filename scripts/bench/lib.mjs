@@ -99,9 +99,13 @@ async function spawnReady(cmd, args, env, readyUrl, what) {
   };
 }
 
-export async function startApp(db, port, extra = {}) {
+/** `nodeArgs` (e.g. --cpu-prof) go to node itself: NODE_OPTIONS refuses --cpu-prof. */
+export async function startApp(db, port, extra = {}, nodeArgs = []) {
   const env = baseEnv(db, port, extra);
-  const p = await spawnReady(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], env, `http://127.0.0.1:${port}/api/v1/health`, "app");
+  const args = ["start", "-p", String(port), "-H", "127.0.0.1"];
+  const p = nodeArgs.length
+    ? await spawnReady(process.execPath, [...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), ...args], env, `http://127.0.0.1:${port}/api/v1/health`, "app")
+    : await spawnReady(path.join(ROOT, "node_modules/.bin/next"), args, env, `http://127.0.0.1:${port}/api/v1/health`, "app");
   return { ...p, url: `http://127.0.0.1:${port}` };
 }
 

@@ -329,9 +329,8 @@ async function main() {
       const db = await createDatabase(kind, cfg.pgBase);
       try {
         log(`${kind}: starting the app`);
-        const extra = { BENCH_BASELINE: "1" };
-        if (cfg.profile) extra.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${RESULTS}/profiles-${kind}`;
-        const app = await startApp(db, PORTS.app, extra);
+        const nodeArgs = cfg.profile ? ["--cpu-prof", `--cpu-prof-dir=${RESULTS}/profiles-${kind}`] : [];
+        const app = await startApp(db, PORTS.app, { BENCH_BASELINE: "1" }, nodeArgs);
         let apiRes;
         try {
           if (!all.checkout) {
