@@ -138,12 +138,7 @@ export const STATUS_TONE: Record<string, Tone> = {
   skipped: "neutral",
 };
 
-/** "123.456.789-09" / "12.345.678/0001-95" for display. */
-export function formatDocument(doc: string): string {
-  if (/^\d{11}$/.test(doc)) return doc.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, "$1.$2.$3-$4");
-  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) return doc.replace(/^(.{2})(.{3})(.{3})(.{4})(.{2})$/, "$1.$2.$3/$4-$5");
-  return doc;
-}
+export { formatDocument } from "@/lib/domain/documents";
 
 export function formatPhone(p: string | null): string {
   if (!p) return "—";

@@ -69,3 +69,12 @@ export function isValidDocument(type: string, number: string): boolean {
       return false;
   }
 }
+
+/** "111.444.777-35" / "11.222.333/0001-81" (alphanumeric CNPJ too) for display; anything else as is. */
+export function formatDocument(doc: string): string {
+  if (/^\d{11}$/.test(doc)) return `${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}`;
+  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) {
+    return `${doc.slice(0, 2)}.${doc.slice(2, 5)}.${doc.slice(5, 8)}/${doc.slice(8, 12)}-${doc.slice(12)}`;
+  }
+  return doc;
+}

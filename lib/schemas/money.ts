@@ -4,6 +4,7 @@
  * PIX key types in any case and under the names other gateways use ("random", "telefone").
  */
 import { z } from "zod";
+import { commaList, dateParam } from "./query";
 import { CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
 import { PageQuery } from "@/lib/http/pagination";
@@ -78,20 +79,6 @@ export const CashOutRequest = z
   .meta({ id: "CashOutRequest", description: "A PIX transfer out of the available balance. Unknown fields are ignored." });
 export type CashOutRequest = z.output<typeof CashOutRequest>;
 export type CashOutInput = z.input<typeof CashOutRequest>;
-
-const commaList = <T extends string>(allowed: readonly T[]) =>
-  z
-    .string()
-    .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
-    .refine((xs) => xs.length > 0 && xs.every((x) => (allowed as readonly string[]).includes(x)), {
-      message: `must be a comma-separated list of: ${allowed.join(", ")}`,
-    })
-    .transform((xs) => xs as T[]);
-
-const dateParam = z
-  .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be an ISO 8601 date or date-time" })
-  .meta({ description: "ISO 8601 date or date-time (a date-only `to` includes that whole day, UTC)" });
 
 export const ListCashOutsQuery = PageQuery.extend({
   status: commaList(CASH_OUT_STATUSES).optional().meta({ description: "pending, processing, completed, failed (comma list)" }),

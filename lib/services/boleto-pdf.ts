@@ -8,6 +8,7 @@ import { encodeInterleaved2of5 } from "@/lib/domain/boleto/interleaved-2of5";
 import { formatBRL } from "@/lib/domain/money";
 import { notFound } from "./errors";
 import type { TransactionRow } from "./transaction-view";
+import { formatDocument } from "@/lib/domain/documents";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BANK_NAMES: Record<string, string> = { "001": "Banco do Brasil" };
@@ -25,14 +26,6 @@ export async function boletoPdfBySecureId(secureId: string): Promise<{ transacti
   const row = rows[0];
   if (!row || !row.t.boletoBarcode || !row.t.boletoDigitableLine || !row.t.boletoDueDate) throw notFound("Boleto");
   return { transactionId: row.t.id, pdf: await renderBoletoPdf(row.t, row.merchant) };
-}
-
-export function formatDocumentNumber(doc: string): string {
-  if (/^\d{11}$/.test(doc)) return `${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}`;
-  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) {
-    return `${doc.slice(0, 2)}.${doc.slice(2, 5)}.${doc.slice(5, 8)}/${doc.slice(8, 12)}-${doc.slice(12)}`;
-  }
-  return doc;
 }
 
 const brDate = (isoDay: string) => `${isoDay.slice(8, 10)}/${isoDay.slice(5, 7)}/${isoDay.slice(0, 4)}`;
@@ -56,9 +49,9 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: Merchant): Pr
   const due = brDate(t.boletoDueDate!);
   const issued = brDate(brasiliaDay(t.createdAt));
   const amount = formatBRL(t.amount);
-  const beneficiary = `${merchant.name} - ${merchant.document.length === 11 ? "CPF" : "CNPJ"} ${formatDocumentNumber(merchant.document)}`;
+  const beneficiary = `${merchant.name} - ${merchant.document.length === 11 ? "CPF" : "CNPJ"} ${formatDocument(merchant.document)}`;
   const payerDoc = t.customer.document;
-  const payer = `${t.customer.name} - ${payerDoc.type.toUpperCase()} ${formatDocumentNumber(payerDoc.number)}`;
+  const payer = `${t.customer.name} - ${payerDoc.type.toUpperCase()} ${formatDocument(payerDoc.number)}`;
   const ourNumber = t.acquirerRef ?? String(t.id);
   // Test-mode transactions are processed by the sandbox: their slips must never look payable.
   const sandbox = !t.livemode;

@@ -19,7 +19,7 @@ import { consumeCardToken } from "./card-tokens";
 import type { ServiceContext } from "./context";
 import { ServiceError, type FieldError } from "./errors";
 import { recordCreation } from "./transitions";
-import { boletoUrlOf, transactionResource, type TransactionRow } from "./transaction-view";
+import { boletoUrlOf, cardView, transactionResource, type TransactionRow } from "./transaction-view";
 
 const DAY_MS = 86_400_000;
 
@@ -252,14 +252,7 @@ export function transactionCreatedResource(t: TransactionRow) {
     ...(t.paymentMethod === "credit_card"
       ? {
           installments: t.installments,
-          card: {
-            brand: t.cardBrand,
-            holderName: t.cardHolderName,
-            firstDigits: t.cardFirstDigits,
-            lastDigits: t.cardLastDigits,
-            expirationMonth: t.cardExpirationMonth,
-            expirationYear: t.cardExpirationYear,
-          },
+          card: cardView(t),
         }
       : {}),
     ...(t.paymentMethod === "boleto"

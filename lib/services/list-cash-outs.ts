@@ -5,10 +5,7 @@ import { pagination } from "@/lib/http/pagination";
 import type { ListCashOutsQuery } from "@/lib/schemas/money";
 import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "./context";
-
-function toBound(s: string): Date {
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s);
-}
+import { toBound } from "@/lib/schemas/query";
 
 /** Newest first, page + limit like the transaction list. */
 export async function listCashOuts(

@@ -5,6 +5,7 @@ import type { EntryType } from "@/lib/domain/ledger";
 import { STATEMENT_ACCOUNTS, type StatementAccount, type StatementQuery } from "@/lib/schemas/money";
 import type { ServiceContext } from "./context";
 import { validation } from "./errors";
+import { toBound } from "@/lib/schemas/query";
 
 /**
  * The statement is the merchant's postings on two ledger accounts:
@@ -50,11 +51,6 @@ function decodeCursor(cursor: string): number {
     ]);
   }
   return id;
-}
-
-/** A date-only `to` includes that whole day (UTC), as in the transaction list. */
-function toBound(s: string): Date {
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s);
 }
 
 function describe(type: EntryType, journal: { description: string; transactionId: number | null; cashOutId: number | null }) {

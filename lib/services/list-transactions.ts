@@ -5,27 +5,13 @@ import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
 import { PageQuery, pagination } from "@/lib/http/pagination";
+import { commaList, dateParam, toBound } from "@/lib/schemas/query";
 import type { ServiceContext } from "./context";
 import type { TransactionRow } from "./transaction-view";
 
-const commaList = <T extends string>(allowed: readonly T[], name: string) =>
-  z
-    .string()
-    .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
-    .refine((xs) => xs.every((x) => (allowed as readonly string[]).includes(x)), {
-      message: `must be a comma-separated list of: ${allowed.join(", ")}`,
-    })
-    .transform((xs) => xs as T[])
-    .describe(name);
-
-const dateParam = z
-  .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be an ISO 8601 date or date-time" })
-  .transform((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? s : new Date(s).toISOString()));
-
 export const ListTransactionsQuery = PageQuery.extend({
-  status: commaList(TRANSACTION_STATUSES, "status").optional(),
-  paymentMethod: commaList(["pix", "boleto", "credit_card"] as const, "paymentMethod").optional(),
+  status: commaList(TRANSACTION_STATUSES).optional(),
+  paymentMethod: commaList(["pix", "boleto", "credit_card"] as const).optional(),
   from: dateParam.optional(),
   to: dateParam.optional(),
   externalRef: z.string().max(200).optional(),
@@ -35,11 +21,6 @@ export const ListTransactionsQuery = PageQuery.extend({
   q: z.string().max(200).optional(),
 });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
-
-/** A date-only `to` includes that whole day (UTC). */
-function toBound(s: string): Date {
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s);
-}
 
 export async function listTransactions(
   ctx: Pick<ServiceContext, "account">,

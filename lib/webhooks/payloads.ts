@@ -1,5 +1,5 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
-import { boletoUrlOf, type TransactionRow } from "@/lib/services/transaction-view";
+import { boletoUrlOf, cardView, type TransactionRow } from "@/lib/services/transaction-view";
 
 /**
  * `data` of a transaction notification: a snapshot taken when the change is written, so a later
@@ -25,14 +25,7 @@ export function transactionEventData(t: TransactionRow, kind: WebhookEventKind) 
       : {}),
     ...(t.paymentMethod === "credit_card"
       ? {
-          card: {
-            brand: t.cardBrand,
-            holderName: t.cardHolderName,
-            firstDigits: t.cardFirstDigits,
-            lastDigits: t.cardLastDigits,
-            expirationMonth: t.cardExpirationMonth,
-            expirationYear: t.cardExpirationYear,
-          },
+          card: cardView(t),
           ...(t.refusedReason ? { refusedReason: t.refusedReason } : {}),
         }
       : {}),
