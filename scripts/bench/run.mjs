@@ -96,7 +96,8 @@ function otherNodeProcesses() {
 async function firstLoadJs(url) {
   const html = await (await fetch(url)).text();
   const srcs = new Set();
-  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) srcs.add(m[1]);
+  // noModule scripts (Next's legacy polyfills) are not loaded by the browsers Next supports.
+  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"[^>]*>/g)) if (!/\snomodule/i.test(m[0])) srcs.add(m[1]);
   for (const m of html.matchAll(/<link[^>]*rel="(?:preload|modulepreload)"[^>]*>/g)) {
     const tag = m[0];
     if (/as="script"/.test(tag) || /modulepreload/.test(tag)) {
