@@ -106,7 +106,8 @@ describe("fuzz: headers", () => {
 const segment = fc.oneof(
   fc.constantFrom("transactions", "cashOut", "balance", "statement", "refund", "test", "delivery", "webhooks", "redeliver", "checkouts", "company", "request", "js", "card-token", "openapi.json", "health"),
   fc.constantFrom("0", "-1", "1e3", "00001000", "9".repeat(30), "1000.5", "0x10", "NaN", "null", "undefined", "%20", "%2F", "~", "...", "%E2%82%AC", "%F0%9F%92%B8", "a%00b"),
-  fc.stringMatching(/^[A-Za-z0-9._~-]{1,20}$/),
+  // "." and ".." are dot-segments: URL parsing removes them, leaving /api/v1 (not under test here).
+  fc.stringMatching(/^[A-Za-z0-9._~-]{1,20}$/).filter((s) => s !== "." && s !== ".."),
   fc.integer({ min: -5, max: 2 ** 53 }).map(String),
 );
 
