@@ -298,7 +298,7 @@ function report(all) {
       t(`${r.name}: p99 ≤ 100 ms at ${r.connections} connections, no errors`, `p99 ${r.p99} ms, ${r.errors + r.non2xx} errors`, r.p99 <= 100 && r.errors + r.non2xx === 0);
     }
     t("webhook dispatch ≥ 500 events/s (one worker)", `${d.dispatch.eventsPerSecond}/s (${d.dispatch.delivered}/${d.dispatch.queued} delivered, ${d.dispatch.duplicates} duplicates)`, d.dispatch.eventsPerSecond >= 500);
-    t("server RSS ≤ 512 MB under load", `peak ${d.api.rss.peakMb} MB (idle ${d.api.rss.idleMb} MB)`, d.api.rss.peakMb <= 512);
+    t("server RSS ≤ 512 MB under load", `peak ${d.api.rss.peakMb} MB (idle ${d.api.rss.idleMb} MB after a restart; ${d.api.rss.firstBootMb} MB on the first boot that created the database)`, d.api.rss.peakMb <= 512);
     lines.push("");
     lines.push(`Status change to webhook delivery (sandbox payment, dispatcher in the app): p50 ${d.latency.p50} ms, p95 ${d.latency.p95} ms, max ${d.latency.max} ms over ${d.latency.samples} payments.`, "");
   }
@@ -329,7 +329,13 @@ async function main() {
     for (const kind of cfg.dbs) {
       const db = await createDatabase(kind, cfg.pgBase);
       try {
-        log(`${kind}: starting the app`);
+        // First boot creates the database (PGlite's initdb runs inside the app process and its memory
+        // is not returned) and migrates; the measured app is a restart, as in steady operation.
+        log(`${kind}: first boot (create and migrate)`);
+        const first = await startApp(db, PORTS.app, {});
+        const firstBootMb = Math.round(rssMb(first.pid));
+        await first.stop();
+        log(`${kind}: starting the app (first boot RSS ${firstBootMb} MB)`);
         const nodeArgs = cfg.profile ? ["--cpu-prof", `--cpu-prof-dir=${RESULTS}/profiles-${kind}`] : [];
         const app = await startApp(db, PORTS.app, { BENCH_BASELINE: "1" }, nodeArgs);
         let apiRes;
@@ -347,7 +353,7 @@ async function main() {
         const bareNode = await bareNodeScenario(db);
         const dispatch = await dispatchThroughput(db, receiver);
         const latency = await deliveryLatency(db, receiver);
-        all.dbs.push({ kind, version: db.version, api: apiRes, bareNode, dispatch, latency });
+        all.dbs.push({ kind, version: db.version, api: { ...apiRes, rss: { ...apiRes.rss, firstBootMb } }, bareNode, dispatch, latency });
       } finally {
         await db.drop();
       }
