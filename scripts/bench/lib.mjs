@@ -130,7 +130,12 @@ export function rssMb(pid) {
     let grew = true;
     while (grew) {
       grew = false;
-      for (const [p, pp] of rows) if (tree.has(pp) && !tree.has(p)) (tree.add(p), (grew = true));
+      for (const [p, pp] of rows) {
+        if (tree.has(pp) && !tree.has(p)) {
+          tree.add(p);
+          grew = true;
+        }
+      }
     }
     return rows.filter(([p]) => tree.has(p)).reduce((s, [, , rss]) => s + rss, 0) / 1024;
   } catch {
