@@ -17,8 +17,15 @@ import {
   paidPix,
   pixBody,
   requestCashOut,
+  sandboxMove,
   tokenize,
 } from "../helpers/flows";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { webhookEvents } from "@/lib/db/schema";
+import { notificationBody } from "@/lib/webhooks/payloads";
+import { z } from "zod";
+import { CashOutNotificationSchema, TransactionNotificationSchema } from "@/lib/openapi/components";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { OPERATIONS } from "@/lib/openapi/operations";
 import type { CreatedAccount } from "@/lib/services/accounts";
@@ -132,6 +139,55 @@ describe("responses conform to the OpenAPI document", () => {
   });
 });
 
+/**
+ * The document shows webhook bodies as request bodies (open objects); this checks them closed, in
+ * their output form, so a field the reference does not list fails too.
+ */
+function strict(schema: z.ZodType, value: unknown): string[] {
+  const json = JSON.parse(JSON.stringify(z.toJSONSchema(schema, { io: "output", unrepresentable: "any" })).replaceAll("#/$defs/", "#/components/schemas/"));
+  return validateAgainst({ components: { schemas: json.$defs ?? {} } }, json, JSON.parse(JSON.stringify(value)));
+}
+
+describe("webhook bodies conform to the document's webhooks", () => {
+  it("transaction notifications (pix, boleto, card approved and refused, paid, refunded) and cash_out notifications", async () => {
+    const auth = acct.secretKey;
+    const hook = { postbackUrl: "https://shop.example/hooks" };
+    const pix = await createPix(auth, hook);
+    await sandboxMove(auth, pix.id, "paid");
+    await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth, body: {} });
+    const boleto = await createBoleto(auth, hook);
+    const approved = await createCard(acct, undefined, hook);
+    const refused = await createCard(acct, REFUSED_CARD, hook);
+    const txSchema = doc.webhooks.transaction.post.requestBody.content["application/json"].schema;
+    let seen = 0;
+    for (const id of [pix.id, boleto.id, approved.id, refused.id]) {
+      const events = await call("GET", `/api/v1/transactions/${id}/webhooks`, { auth });
+      for (const e of events.body.data) {
+        expect(validateAgainst(doc, txSchema, e.body), `${e.body.data.paymentMethod} ${e.body.data.status}`).toEqual([]);
+        expect(strict(TransactionNotificationSchema, e.body), `${e.body.data.paymentMethod} ${e.body.data.status}`).toEqual([]);
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThanOrEqual(6);
+
+    await requestCashOut(auth, { amount: 300, pixKey: "maria@example.com", ...hook });
+    const { advanceDueCashOuts } = await import("@/lib/services/advance-cash-outs");
+    await advanceDueCashOuts({ now: new Date(Date.now() + 3_600_000) });
+    await advanceDueCashOuts({ now: new Date(Date.now() + 7_200_000) });
+    const coSchema = doc.webhooks.cash_out.post.requestBody.content["application/json"].schema;
+    // Only events with a URL are ever sent (the others are kept for the timeline).
+    const rows = await getDb()
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.type, "cash_out"), eq(webhookEvents.companyId, acct.companyId), isNotNull(webhookEvents.url)));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const r of rows) {
+      expect(validateAgainst(doc, coSchema, notificationBody(r)), `cash_out ${r.status}`).toEqual([]);
+      expect(strict(CashOutNotificationSchema, notificationBody(r)), `cash_out ${r.status}`).toEqual([]);
+    }
+  });
+});
+
 describe("the checker itself", () => {
   it("fails on an undocumented field, a wrong type and a missing required field", () => {
     const schema = responseSchema(doc, "GET", "/api/v1/company", 200);
@@ -142,6 +198,9 @@ describe("the checker itself", () => {
     const noEmail: Record<string, unknown> = { ...good.data };
     delete noEmail.email;
     expect(validateAgainst(doc, schema, { ...good, data: noEmail }).join()).toMatch(/missing required email/);
+    const cashOut = { id: 1, type: "cash_out", url: "https://x", data: { id: 1, status: "pending", amount: 1, fee: 0, pixKey: "a@b.c", pixKeyType: "email", description: null, externalRef: null, end2endId: null, failReason: null, createdAt: "x", completedAt: null } };
+    expect(strict(CashOutNotificationSchema, cashOut)).toEqual([]);
+    expect(strict(CashOutNotificationSchema, { ...cashOut, data: { ...cashOut.data, pan: "4111" } }).join()).toMatch(/undocumented property pan/);
   });
 });
 
