@@ -312,6 +312,7 @@ function report(all) {
   lines.push("## How to read this", "");
   lines.push("- *bare route handler*: `app/api/bench-baseline/route.ts` (only with BENCH_BASELINE=1): JSON body, one insert into transactions through the app's db client. *bare Node*: `scripts/bench/bare-node.mjs`, node:http + the same insert with postgres.js or PGlite. They are ceilings: create PIX also authenticates (a hash lookup), rate-limits, validates, builds the BR Code, and writes the transaction, its timeline entry and its outbox event in one database transaction.");
   lines.push("- Figures on a 2-core machine shared with other work are noisy; compare ratios measured in the same run rather than absolute numbers across runs.");
+  lines.push("- Where the time goes and what was changed to get closer to the ceilings: tests/bench/PROFILE.md.");
   lines.push("");
   return lines.join("\n");
 }
