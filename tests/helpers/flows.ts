@@ -2,10 +2,10 @@
  * Real API flows for the proof tests (conformance, fuzzing, security): every step goes through the
  * route handlers with `call()`, as a merchant would, so what the tests see is what clients see.
  */
-import { expect } from "vitest";
 import { sql } from "drizzle-orm";
 import { call, type CallResult } from "./app";
 import { randomCpf } from "./accounts";
+import { tokenize } from "./cash-in";
 import { getDb } from "@/lib/db/client";
 import { TRANSACTION_EXAMPLES } from "@/lib/openapi/operations";
 
@@ -17,12 +17,8 @@ function expectOk(res: CallResult, what: string): any {
   return res.body;
 }
 
-export async function tokenize(publicKey: string, card: Record<string, unknown> = APPROVED_CARD): Promise<string> {
-  const res = await call("POST", `/api/v1/card-token?publicKey=${encodeURIComponent(publicKey)}`, { body: card });
-  expectOk(res, "tokenize");
-  expect(typeof res.body).toBe("string");
-  return res.body as string;
-}
+export { tokenize } from "./cash-in";
+export { paidPix } from "./money";
 
 export function pixBody(over: Record<string, unknown> = {}) {
   return { ...structuredClone(TRANSACTION_EXAMPLES.pix), customer: { ...TRANSACTION_EXAMPLES.pix.customer, document: { type: "cpf", number: randomCpf() } }, ...over };
@@ -51,12 +47,6 @@ export async function createCard(account: { secretKey: string; publicKey: string
 
 export async function sandboxMove(secretKey: string, id: number, status: string): Promise<any> {
   return expectOk(await call("PUT", `/api/v1/transactions/${id}/test`, { auth: secretKey, body: { status } }), `move ${id} to ${status}`).data;
-}
-
-/** A paid PIX: its amount less the fee becomes available balance. */
-export async function paidPix(secretKey: string, amount = 10000): Promise<any> {
-  const t = await createPix(secretKey, { amount, items: [{ title: "Crédito", unitPrice: amount, quantity: 1, tangible: false }] });
-  return sandboxMove(secretKey, t.id, "paid");
 }
 
 export async function requestCashOut(secretKey: string, body: Record<string, unknown> = { amount: 1000, pixKey: "maria@example.com" }): Promise<any> {

@@ -1,9 +1,8 @@
 /**
- * Helpers for the proof's process tests: ports in the proof's range (3700-3799), a local webhook
- * receiver, and a dump of every table of an app's database (PostgreSQL, or a PGlite directory once
- * the app has stopped: PGlite is single-process).
+ * Helpers for the proof's process tests: ports in the proof's range (3700-3799) and a dump of every
+ * table of an app's database (PostgreSQL, or a PGlite directory once the app has stopped: PGlite is
+ * single-process). The webhook receiver is tests/helpers/webhook-receiver.ts.
  */
-import http from "node:http";
 import net from "node:net";
 import postgres from "postgres";
 
@@ -29,36 +28,6 @@ export async function proofPort(): Promise<number> {
     }
   }
   throw new Error("No free port in 3700-3799");
-}
-
-export type Delivery = { id: string | undefined; timestamp: string | undefined; signature: string | undefined; body: string; at: number };
-
-/** A webhook receiver on 127.0.0.1 that answers 200 and keeps every delivery. */
-export async function startReceiver(port?: number): Promise<{ url: string; deliveries: Delivery[]; close: () => Promise<void> }> {
-  const deliveries: Delivery[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      deliveries.push({
-        id: req.headers["webhook-id"] as string | undefined,
-        timestamp: req.headers["webhook-timestamp"] as string | undefined,
-        signature: req.headers["webhook-signature"] as string | undefined,
-        body,
-        at: Date.now(),
-      });
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end("ok");
-    });
-  });
-  server.keepAliveTimeout = 1000;
-  const p = port ?? (await proofPort());
-  await new Promise<void>((resolve) => server.listen(p, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${p}/hook`,
-    deliveries,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 type Rows = Record<string, unknown>[];

@@ -27,8 +27,8 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   acct = await createTestAccount("Fuzz");
   // Balance for cash-outs and refunds, a paid transaction to refund and move, a pending one.
-  for (let i = 0; i < 3; i++) await paidPix(acct.secretKey, 50_000);
-  const paid = await paidPix(acct.secretKey, 20_000);
+  for (let i = 0; i < 3; i++) await paidPix(acct, 50_000);
+  const paid = await paidPix(acct, 20_000);
   const pending = await createPix(acct.secretKey, { shipping: { fee: 0, address: null } });
   ids.id = String(paid.id);
   ids.pendingId = String(pending.id);

@@ -22,7 +22,7 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   a = await createTestAccount("Fuzz A");
   b = await createTestAccount("Fuzz B");
-  await paidPix(a.secretKey, 50_000);
+  await paidPix(a, 50_000);
   const t = await createPix(a.secretKey);
   ids.id = String(t.id);
   const events = await call("GET", `/api/v1/transactions/${t.id}/webhooks`, { auth: a.secretKey });

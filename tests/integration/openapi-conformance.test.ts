@@ -86,7 +86,7 @@ describe("responses conform to the OpenAPI document", () => {
 
   it("balance, statement and cash-out", async () => {
     const auth = acct.secretKey;
-    await paidPix(auth, 20000);
+    await paidPix(acct, 20000);
     await createCard(acct);
     conforms("GET", "/api/v1/balance", await call("GET", "/api/v1/balance", { auth }));
     conforms("GET", "/api/v1/balance/statement", await call("GET", "/api/v1/balance/statement?limit=50", { auth }));

@@ -33,7 +33,7 @@ beforeAll(async () => {
   owner = await createTestAccount("Owner");
   intruder = await createTestAccount("Intruder");
   for (const acct of [owner, intruder]) {
-    const paid = await paidPix(acct.secretKey, 30_000);
+    const paid = await paidPix(acct, 30_000);
     const pending = await createPix(acct.secretKey, { postbackUrl: "http://127.0.0.1:9/hook", shipping: { fee: 0, address: null } });
     const events = await call("GET", `/api/v1/transactions/${pending.id}/webhooks`, { auth: acct.secretKey });
     const cashOut = await requestCashOut(acct.secretKey, { amount: 1000, pixKey: "maria@example.com" });

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
-import { dumpDatabase, proofPort, startReceiver } from "../helpers/proof-server";
+import { dumpDatabase, proofPort } from "../helpers/proof-server";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { DEMO } from "@/lib/services/demo-merchant";
 
 const AMEX = "378282246310005";
@@ -20,7 +21,7 @@ const BAD_LUHN_CVV = "519";
 
 let db: TestDatabase;
 let app: AppProcess;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 let logs = "";
 let dump: Record<string, Record<string, unknown>[]> = {};
 const tokens: string[] = [];
@@ -57,7 +58,7 @@ const items = [{ title: "Livro", unitPrice: 4200, quantity: 1, tangible: true }]
 
 beforeAll(async () => {
   db = await createServerDatabase();
-  receiver = await startReceiver();
+  receiver = await startReceiver(undefined, await proofPort());
   app = await startApp({
     port: await proofPort(),
     env: { ...db.env, LOG_LEVEL: "debug", DEMO_MERCHANT: "true", WEBHOOK_ALLOW_PRIVATE_URLS: "true", SANDBOX_PSP_DELAY_MS: "0" },
@@ -107,9 +108,9 @@ beforeAll(async () => {
 
   // Wait for the signed webhooks (approved + refused) to reach the receiver.
   const deadline = Date.now() + 30_000;
-  while (receiver.deliveries.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  expect(receiver.deliveries.length).toBeGreaterThanOrEqual(2);
-  expect(receiver.deliveries[0].signature).toMatch(/^v1,/);
+  while (receiver.hits.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  expect(receiver.hits.length).toBeGreaterThanOrEqual(2);
+  expect(receiver.hits[0].headers["webhook-signature"]).toMatch(/^v1,/);
 
   await collectHeaders();
   // Then stop the app (a PGlite directory can only be opened by one process) and read what it left.

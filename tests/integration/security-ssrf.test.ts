@@ -74,7 +74,7 @@ let acct: CreatedAccount;
 
 beforeAll(async () => {
   acct = await createTestAccount("SSRF");
-  await paidPix(acct.secretKey, 50_000);
+  await paidPix(acct, 50_000);
   const { getEnv } = await import("@/lib/env");
   expect(getEnv().webhookAllowPrivateUrls).toBe(false);
 });
