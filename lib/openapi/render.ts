@@ -60,9 +60,12 @@ export function constraintsOf(s: Json): string[] {
   const out: string[] = [];
   if (s.enum) out.push(`one of: ${s.enum.map((v: unknown) => JSON.stringify(v)).join(", ")}`);
   if (s.format) out.push(`format ${s.format}`);
-  if (s.minimum !== undefined && s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) out.push(`${s.minimum} to ${s.maximum}`);
-  else if (s.minimum !== undefined) out.push(`at least ${s.minimum}`);
-  else if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) out.push(`at most ${s.maximum}`);
+  // z.int() bounds every integer by the safe range: that is not a rule worth showing.
+  const min = s.minimum !== undefined && s.minimum > Number.MIN_SAFE_INTEGER ? s.minimum : undefined;
+  const max = s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER ? s.maximum : undefined;
+  if (min !== undefined && max !== undefined) out.push(`${min} to ${max}`);
+  else if (min !== undefined) out.push(`at least ${min}`);
+  else if (max !== undefined) out.push(`at most ${max}`);
   if (s.minLength !== undefined && s.minLength > 0) out.push(`min length ${s.minLength}`);
   if (s.maxLength !== undefined) out.push(`max length ${s.maxLength}`);
   if (s.minItems !== undefined) out.push(`min ${s.minItems} items`);
