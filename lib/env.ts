@@ -87,6 +87,7 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: int(16, 1, 256),
   BACKGROUND_JOBS: bool(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DATABASE_POOL_SIZE: int(10, 1, 1000),
   RATE_LIMIT_PER_SECOND: int(100, 1, 1_000_000),
   RATE_LIMIT_BURST: int(200, 1, 10_000_000),
   CARD_SETTLEMENT_DAYS: int(30, 0, 365),
@@ -114,6 +115,7 @@ export type Env = {
   webhookConcurrency: number;
   backgroundJobs: boolean;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  databasePoolSize: number;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   cardSettlementDays: number;
@@ -179,6 +181,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     backgroundJobs: e.BACKGROUND_JOBS,
     logLevel: e.LOG_LEVEL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.RATE_LIMIT_BURST,
     cardSettlementDays: e.CARD_SETTLEMENT_DAYS,

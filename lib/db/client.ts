@@ -26,7 +26,7 @@ function open(): Handle {
   const env = getEnv();
   if (env.databaseUrl) {
     const sql = postgres(env.databaseUrl, {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: env.databasePoolSize,
       onnotice: () => {},
       connection: { application_name: "arara" },
     });

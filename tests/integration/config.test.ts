@@ -43,6 +43,7 @@ describe("configuration", () => {
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://u@h/db" }, "KEY_ENCRYPTION_SECRET"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ RATE_LIMIT_PER_SECOND: "-1" }, "RATE_LIMIT_PER_SECOND"],
+    [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
   ] as [Record<string, string>, string][])("a bad value stops start-up with a sentence naming the variable: %o", (vars, name) => {
     expect(() => parseEnv(vars)).toThrow(ConfigError);
     expect(() => parseEnv(vars)).toThrow(new RegExp(`^Invalid configuration: .*${name}`));
