@@ -13,6 +13,14 @@ import { NextResponse, type NextRequest } from "next/server";
  * button), and the URL, a capability (whoever has it sees the order), is never sent as a Referer.
  */
 export function checkoutProxy(request: NextRequest): NextResponse {
+  // The boleto PDF is a document for the browser's PDF viewer, not a page: a CSP on it (object-src
+  // 'none') can stop Chrome's built-in viewer from rendering it, and it runs no script to protect.
+  if (request.nextUrl.pathname.endsWith("/boleto.pdf")) {
+    const pdf = NextResponse.next();
+    pdf.headers.set("referrer-policy", "no-referrer");
+    pdf.headers.set("x-content-type-options", "nosniff");
+    return pdf;
+  }
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const dev = process.env.NODE_ENV === "development";
   const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";

@@ -113,6 +113,9 @@ test.describe("hosted checkout: boleto", () => {
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()["content-type"]).toContain("application/pdf");
     expect((await pdf.body()).subarray(0, 4).toString("latin1")).toBe("%PDF");
+    // The page's CSP (object-src 'none') would stop the browser's PDF viewer: the PDF has none.
+    expect(pdf.headers()["content-security-policy"]).toBeUndefined();
+    expect(pdf.headers()["x-content-type-options"]).toBe("nosniff");
 
     await markWindow(page);
     await page.getByRole("button", { name: "Simular pagamento (sandbox)" }).click();
