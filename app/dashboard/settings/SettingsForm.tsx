@@ -6,6 +6,7 @@ import { checkPixKeyInput } from "@/components/dashboard/pix-key-input";
 import { PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { updateSettingsAction } from "./actions";
+import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
 
 type Values = { name: string; email: string; city: string; pixKey: string };
@@ -26,16 +27,7 @@ export function SettingsForm({ initial }: { initial: Values }) {
 
   return (
     <form action={formAction} className={ui.form} aria-label="Dados da empresa">
-      {state.status === "ok" && (
-        <div className={`${ui.alert} ${ui.alertSuccess}`} role="status">
-          {state.message}
-        </div>
-      )}
-      {state.status === "error" && (
-        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
-          {state.message}
-        </div>
-      )}
+      <ActionAlert state={state} />
       <div className={`${ui.grid} ${ui.grid2}`}>
         <div className={ui.field}>
           <label htmlFor="name">Nome da empresa</label>

@@ -5,6 +5,7 @@ import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { refundAction } from "./actions";
+import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
 
 export function RefundForm({ transactionId, refundable }: { transactionId: number; refundable: number }) {
@@ -31,16 +32,7 @@ export function RefundForm({ transactionId, refundable }: { transactionId: numbe
 
   return (
     <div className={ui.form}>
-      {state.status === "ok" && (
-        <div className={`${ui.alert} ${ui.alertSuccess}`} role="status">
-          {state.message}
-        </div>
-      )}
-      {state.status === "error" && (
-        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
-          {state.fieldErrors?.amount ?? state.message}
-        </div>
-      )}
+      <ActionAlert state={state} errorText={state.status === "error" ? state.fieldErrors?.amount : undefined} />
       {step === "edit" ? (
         <form className={ui.form} onSubmit={review} aria-label="Reembolso">
           <fieldset style={{ border: 0, padding: 0, margin: 0, display: "grid", gap: 8 }}>

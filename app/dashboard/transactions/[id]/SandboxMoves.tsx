@@ -3,22 +3,14 @@
 import { useActionState } from "react";
 import type { ActionState } from "@/lib/auth/action";
 import { sandboxMoveAction } from "./actions";
+import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
 
 export function SandboxMoves({ transactionId, moves }: { transactionId: number; moves: { to: string; label: string }[] }) {
   const [state, formAction, pending] = useActionState<ActionState, FormData>(sandboxMoveAction, { status: "idle" });
   return (
     <div className={ui.form}>
-      {state.status === "ok" && (
-        <div className={`${ui.alert} ${ui.alertSuccess}`} role="status">
-          {state.message}
-        </div>
-      )}
-      {state.status === "error" && (
-        <div className={`${ui.alert} ${ui.alertError}`} role="alert">
-          {state.message}
-        </div>
-      )}
+      <ActionAlert state={state} />
       <form action={formAction} className={ui.buttonRow}>
         <input type="hidden" name="transactionId" value={transactionId} />
         {moves.map((m) => (
