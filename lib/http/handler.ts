@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ZodError } from "zod";
-import { ensureDatabase } from "@/lib/db/client";
+import { ensureDatabase, type Tx } from "@/lib/db/client";
 import { getLogger, scrub } from "@/lib/logger";
 import { safeEqual, sha256Hex } from "@/lib/crypto";
 import { findAccountBySecretKey } from "@/lib/services/accounts";
@@ -17,7 +17,16 @@ type RouteArgs = { params: Promise<Record<string, string | string[] | undefined>
 type Params = Record<string, string>;
 
 export type PublicContext = { requestId: string; now: Date; params: Params; body: unknown; url: URL };
-export type ApiContext = ServiceContext & { params: Params; body: unknown; url: URL };
+export type ApiContext = ServiceContext & {
+  params: Params;
+  body: unknown;
+  url: URL;
+  /**
+   * On an idempotent route called with an Idempotency-Key: the database transaction that records the
+   * key. Pass it to the verb, so that the operation, its answer and the key's record commit together.
+   */
+  tx?: Tx;
+};
 
 type Options = {
   /** Honour the Idempotency-Key header (POSTs that create or move money). */
@@ -121,9 +130,9 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         body: value,
         url: new URL(req.url),
       };
-      const call = async () => {
+      const call = async (tx?: Tx) => {
         try {
-          return await handler(req, ctx);
+          return await handler(req, tx ? { ...ctx, tx } : ctx);
         } catch (err) {
           return toResponse(err, requestId);
         }

@@ -1,12 +1,31 @@
-import { and, eq, lt } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { createHash } from "node:crypto";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { getDb, type Tx } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { ServiceError } from "@/lib/services/errors";
 import type { ServiceContext } from "@/lib/services/context";
-import { json } from "./envelope";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+/** An answer as it was sent: status, content type and the body's exact text. */
+export type Answer = { status: number; contentType: string; body: string };
+
+export type IdempotentOperation = {
+  companyId: number;
+  /** What the key is for: method and canonical route ("POST /api/v1/transactions/7/refund"), or a form. */
+  scope: string;
+  key: string;
+  /** The request; the same key with another request is refused (409). */
+  request: unknown;
+  now: Date;
+  /**
+   * A request with this key still running: the API answers 409 at once (decisions: "one runs, the
+   * other gets 409"); a dashboard form waits for it and replays its answer (a double submit).
+   */
+  whenBusy: "conflict" | "wait";
+};
 
 /** JSON with sorted keys, so the same body in another key order is the same request. */
 function canonical(v: unknown): string {
@@ -21,65 +40,155 @@ function canonical(v: unknown): string {
 }
 
 /**
- * Idempotency-Key semantics of decisions.md: same key and body within 24 h replays the first
- * response; a different body is a 409; a concurrent request with the key while the first is still
- * running is a 409 (the primary key makes exactly one of them the owner). A 5xx is not remembered,
- * so the client may retry it.
+ * The route a key is scoped to: "/api/v1/transactions/00123/refund/" and "/api/v1/transactions/123/refund"
+ * name one resource (ids are read as numbers), so they are one scope.
+ */
+export function canonicalRoute(pathname: string): string {
+  const segments = pathname
+    .split("/")
+    .filter((s) => s !== "")
+    .map((s) => {
+      let d = s;
+      try {
+        d = decodeURIComponent(s);
+      } catch {
+        /* not percent-encoded text: kept as sent */
+      }
+      return /^\d+$/.test(d) ? d.replace(/^0+(?=\d)/, "") : d;
+    });
+  return `/${segments.join("/")}`;
+}
+
+export function checkIdempotencyKey(key: string): void {
+  if (key.length > MAX_KEY_LENGTH) {
+    throw new ServiceError("validation_error", `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters.`, [
+      { field: "Idempotency-Key", message: `must be at most ${MAX_KEY_LENGTH} characters` },
+    ]);
+  }
+}
+
+/** A signed 64-bit number naming the key, for PostgreSQL's advisory locks. */
+function lockIdOf(op: IdempotentOperation): string {
+  const digest = createHash("sha256").update(`${op.companyId}\n${op.scope}\n${op.key}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+async function firstRow(tx: Tx, query: SQL): Promise<Record<string, unknown> | undefined> {
+  // postgres.js returns the rows as an array, PGlite as { rows }.
+  const r = (await tx.execute(query)) as unknown;
+  const rows = (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Record<string, unknown>[];
+  return rows[0];
+}
+
+// Thrown inside the transaction to roll it back when the answer is a 5xx: a failure on our side is
+// not remembered, so the client's retry runs again.
+class NotRemembered extends Error {
+  constructor(readonly answer: Answer) {
+    super("5xx answers are not remembered");
+  }
+}
+
+/**
+ * Runs an operation at most once per (account, scope, key) within 24 h, in ONE database transaction
+ * with the key's record:
+ *
+ * 1. An advisory lock on the key, held to the end of the transaction, decides between two requests
+ *    with one key: on PostgreSQL the second finds it taken and answers 409 at once (or, for
+ *    `whenBusy: "wait"`, waits and then replays). PGlite runs one transaction at a time, so there
+ *    the second simply starts after the first committed and replays it.
+ * 2. A committed record for the key is replayed (byte for byte), or refused with 409 if the request
+ *    differs.
+ * 3. Otherwise `run` gets the transaction: the verb does its writes in a savepoint of it (a 4xx rolls
+ *    back the verb's writes, and its error answer is still recorded), then the answer is recorded,
+ *    and all of it commits together. A 5xx rolls everything back and is not remembered.
+ *
+ * So no claim outlives its request: a process killed mid-operation leaves nothing (PostgreSQL aborts
+ * its transaction and frees the lock), and the retry runs once; a retry after a commit replays.
+ */
+export async function runIdempotent(op: IdempotentOperation, run: (tx: Tx) => Promise<Answer>): Promise<{ answer: Answer; replayed: boolean }> {
+  checkIdempotencyKey(op.key);
+  const requestHash = sha256Hex(canonical(op.request ?? null));
+  const where = and(eq(idempotencyKeys.companyId, op.companyId), eq(idempotencyKeys.scope, op.scope), eq(idempotencyKeys.key, op.key));
+  try {
+    return await getDb().transaction(async (tx) => {
+      const lockId = lockIdOf(op);
+      if (op.whenBusy === "wait") {
+        await tx.execute(sql`select pg_advisory_xact_lock(${lockId}::bigint)`);
+      } else {
+        const row = await firstRow(tx, sql`select pg_try_advisory_xact_lock(${lockId}::bigint) as locked`);
+        if (!row?.locked) {
+          throw new ServiceError("idempotency_conflict", "A request with this Idempotency-Key is still being processed.");
+        }
+      }
+      const [existing] = await tx.select().from(idempotencyKeys).where(where).limit(1);
+      // Expired, or a claim left by a version that claimed keys outside the operation's transaction.
+      const stale = existing && (existing.createdAt.getTime() <= op.now.getTime() - TTL_MS || existing.responseStatus === null);
+      if (existing && stale) await tx.delete(idempotencyKeys).where(where);
+      else if (existing) {
+        if (existing.requestHash !== requestHash) {
+          throw new ServiceError("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+        }
+        return {
+          answer: {
+            status: existing.responseStatus ?? 200,
+            contentType: existing.responseContentType ?? "application/json; charset=utf-8",
+            body: existing.responseBody ?? "",
+          },
+          replayed: true,
+        };
+      }
+
+      const answer = await run(tx);
+      if (answer.status >= 500) throw new NotRemembered(answer);
+      await tx.insert(idempotencyKeys).values({
+        companyId: op.companyId,
+        scope: op.scope,
+        key: op.key,
+        requestHash,
+        responseStatus: answer.status,
+        responseContentType: answer.contentType,
+        responseBody: answer.body,
+        createdAt: op.now,
+      });
+      return { answer, replayed: false };
+    });
+  } catch (err) {
+    if (err instanceof NotRemembered) return { answer: err.answer, replayed: false };
+    throw err;
+  }
+}
+
+/**
+ * The Idempotency-Key header on an API route (`withApiKey(..., { idempotent: true })`). Without the
+ * header the handler runs as usual, with no outer transaction. With it, the handler gets the
+ * transaction of `runIdempotent` and must pass it to its verb, so that the money, the answer and the
+ * key's record commit together. Replays carry `idempotent-replayed: true`.
  */
 export async function withIdempotency(
   req: Request,
   ctx: ServiceContext,
   body: unknown,
-  run: () => Promise<Response>,
+  handle: (tx: Tx | undefined) => Promise<Response>,
 ): Promise<Response> {
   const key = req.headers.get("idempotency-key")?.trim();
-  if (!key) return run();
-  if (key.length > 255) throw new ServiceError("validation_error", "Idempotency-Key must be at most 255 characters.");
-  const scope = `${req.method} ${new URL(req.url).pathname}`;
-  const requestHash = sha256Hex(canonical(body ?? null));
-  const db = getDb();
-  const where = and(eq(idempotencyKeys.companyId, ctx.account.id), eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
-
-  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(ctx.now.getTime() - TTL_MS))));
-  const claimed = await db
-    .insert(idempotencyKeys)
-    .values({ companyId: ctx.account.id, scope, key, requestHash, state: "in_progress", createdAt: ctx.now })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-
-  if (!claimed.length) {
-    const [existing] = await db.select().from(idempotencyKeys).where(where).limit(1);
-    if (!existing) return withIdempotency(req, ctx, body, run); // expired and removed in between
-    if (existing.requestHash !== requestHash) {
-      throw new ServiceError("idempotency_conflict", "This Idempotency-Key was already used with a different request body.");
-    }
-    if (existing.state !== "completed") {
-      throw new ServiceError("idempotency_conflict", "A request with this Idempotency-Key is still being processed.");
-    }
-    return json(existing.responseBody, existing.responseStatus ?? 200, { "idempotent-replayed": "true" });
-  }
-
-  let res: Response;
-  try {
-    res = await run();
-  } catch (err) {
-    await db.delete(idempotencyKeys).where(where);
-    throw err;
-  }
-  if (res.status >= 500) {
-    await db.delete(idempotencyKeys).where(where);
-    return res;
-  }
-  const text = await res.clone().text();
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  await db
-    .update(idempotencyKeys)
-    .set({ state: "completed", responseStatus: res.status, responseBody: parsed })
-    .where(where);
-  return res;
+  if (!key) return handle(undefined);
+  let fresh: Response | undefined;
+  const { answer, replayed } = await runIdempotent(
+    {
+      companyId: ctx.account.id,
+      scope: `${req.method} ${canonicalRoute(new URL(req.url).pathname)}`,
+      key,
+      request: body ?? null,
+      now: ctx.now,
+      whenBusy: "conflict",
+    },
+    async (tx) => {
+      fresh = await handle(tx);
+      return { status: fresh.status, contentType: fresh.headers.get("content-type") ?? "", body: await fresh.text() };
+    },
+  );
+  if (!replayed && fresh) return new Response(answer.body, { status: answer.status, headers: fresh.headers });
+  const headers: Record<string, string> = { "idempotent-replayed": "true" };
+  if (answer.contentType) headers["content-type"] = answer.contentType;
+  return new Response(answer.body, { status: answer.status, headers });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
 import { checkouts, type ItemRecord } from "@/lib/db/schema";
 import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
@@ -14,8 +14,11 @@ const DAY_MS = 86_400_000;
 // The same floor transaction creation applies (decisions.md): card and boleto charge at least R$ 1,00.
 const MIN_CARD_BOLETO = 100;
 
-/** Creates a payment link. The payer chooses the method on the hosted page. */
-export async function createCheckout(ctx: ServiceContext, raw: unknown): Promise<CheckoutWithStatus> {
+/**
+ * Creates a payment link. The payer chooses the method on the hosted page. `outer`: the caller's
+ * transaction (the idempotency layer's); the link is written in it.
+ */
+export async function createCheckout(ctx: ServiceContext, raw: unknown, outer?: Tx): Promise<CheckoutWithStatus> {
   const input = parseWith(CreateCheckoutInput, raw, "payment link");
 
   const items: ItemRecord[] = input.items
@@ -48,7 +51,7 @@ export async function createCheckout(ctx: ServiceContext, raw: unknown): Promise
   }
   if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
 
-  const [row] = await getDb()
+  const [row] = await (outer ?? getDb())
     .insert(checkouts)
     .values({
       companyId: ctx.account.id,
@@ -65,5 +68,5 @@ export async function createCheckout(ctx: ServiceContext, raw: unknown): Promise
       createdAt: ctx.now,
     })
     .returning();
-  return { row, status: "open", paidTransactionId: null };
+  return { row, status: "open", paidTransactionId: null, returnedTransactionIds: [] };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { getDb, type Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
 import { transactions } from "@/lib/db/schema";
 import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
 import { computeTransactionFee } from "@/lib/domain/fees";
@@ -41,17 +42,21 @@ export type CreatedTransaction = { transaction: TransactionRow; response: Transa
  * spent only if the charge is recorded. A real acquirer on the network would instead be called
  * between a committed `processing` row and its decision (the status table allows processing -> paid
  * and processing -> refused), so no database transaction waits on it.
+ *
+ * `outer`: a transaction the caller holds (the idempotency layer, the checkout's lock on a payment
+ * link); the charge is then written in a savepoint of it and commits with it.
  */
 export async function createTransaction(
   ctx: ServiceContext,
   raw: unknown,
   opts: CreateTransactionOptions = {},
+  outer?: Tx,
 ): Promise<CreatedTransaction> {
   const input = parseCreateTransaction(raw);
   if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
   const processor = processorFor(ctx.account);
 
-  const transaction = await getDb().transaction(async (tx) => {
+  const transaction = await inTransaction(outer, async (tx) => {
     const values = baseValues(ctx, input, processor, opts);
     let row: TransactionRow;
     switch (input.paymentMethod) {

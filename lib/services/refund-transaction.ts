@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
 import { transactions, transactionStatusChanges } from "@/lib/db/schema";
 import { formatBRL } from "@/lib/domain/money";
 import { parseWith } from "@/lib/http/body";
@@ -30,15 +31,17 @@ function idOf(raw: number | string): number {
  *   changes, and re-sending `paid` would tell a client to fulfil the order again.
  * - The refund that reaches paidAmount moves the transaction to `refunded` through moveTransaction
  *   (timeline entry with the amount, `refunded` webhook). Ledger, row and event commit together.
+ * - `outer`: the caller's transaction (the idempotency layer's); the refund is a savepoint of it.
  */
 export async function refundTransaction(
   ctx: ServiceContext,
   transactionId: number | string,
   input: { amount?: number },
+  outer?: Tx,
 ): Promise<TransactionRow> {
   const { amount: requested } = parseWith(RefundRequest, input ?? {}, "refund");
   const id = idOf(transactionId);
-  return getDb().transaction(async (tx) => {
+  return inTransaction(outer, async (tx) => {
     const [t] = await tx
       .select()
       .from(transactions)

@@ -1,4 +1,5 @@
-import { getDb } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
 import { cashOuts } from "@/lib/db/schema";
 import { canonicalPixKeyType } from "@/lib/domain/cash-out";
 import { computeCashOutFee } from "@/lib/domain/fees";
@@ -40,8 +41,9 @@ function doubtfulGuess(raw: string, key: { type: string; key: string }): string 
  * that row and the one that would overdraw finds no row to update (422 insufficient_balance), so
  * the balance can never go below zero however many arrive at once. The money waits in `reserved`
  * until the PSP finishes (see advance-cash-outs.ts); the `pending` webhook is in the same commit.
+ * `outer`: the caller's transaction (the idempotency layer's); the cash-out is a savepoint of it.
  */
-export async function requestCashOut(ctx: ServiceContext, input: CashOutInput): Promise<CashOutRow> {
+export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
   const req = parseWith(CashOutRequest, input, "cash-out request");
   const keyType = canonicalPixKeyType(req.pixKeyType);
   const key = validatePixKey(req.pixKey, keyType);
@@ -54,7 +56,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput): 
   if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
 
-  return getDb().transaction(async (tx) => {
+  return inTransaction(outer, async (tx) => {
     const [row] = await tx
       .insert(cashOuts)
       .values({

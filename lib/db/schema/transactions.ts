@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 
 export type CustomerRecord = {
@@ -79,6 +79,11 @@ export const transactions = pgTable(
     /** Payment link this transaction was created from, and the refused card charge it retries. */
     checkoutId: bigint({ mode: "number" }),
     retryOfId: bigint({ mode: "number" }),
+    /**
+     * Set on a payment that arrived for a charge of a payment link already paid by another charge
+     * (that charge's id): it was recorded and refunded at once (lib/services/record-rail-payment.ts).
+     */
+    duplicateOfId: bigint({ mode: "number" }),
     livemode: boolean().notNull().default(false),
     paidAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -90,6 +95,24 @@ export const transactions = pgTable(
     index("transactions_company_email_idx").on(t.companyId, sql`lower(${t.customerEmail})`),
     index("transactions_company_document_idx").on(t.companyId, t.customerDocument),
     index("transactions_settle_idx").on(t.settleAt).where(sql`${t.settleAt} is not null and ${t.settledAt} is null`),
+    /*
+     * A payment link is paid once. Its page may issue several charges (a PIX, then a boleto; a
+     * refused card, then another card), and whichever is paid first is the link's payment: at most
+     * one charge per link may be paid and not a returned duplicate. The services serialise on a row
+     * lock of the link and check first (lib/services/link-payment.ts); this index is what holds
+     * whatever the code path, on any number of processes.
+     *
+     * Why not simply "at most one paid charge per link": a payment that still arrives for another
+     * charge of a paid link (a PIX already sent cannot be refused) must be recorded, so that charge
+     * passes through paid on its way to refunded, in the same database transaction, and a refunded
+     * link payment stays the link's payment. So the rule is stated on what does not change: paid_at
+     * (set once, when the money arrived) and duplicate_of_id (set with it on a returned duplicate).
+     */
+    uniqueIndex("transactions_one_payment_per_link_idx")
+      .on(t.checkoutId)
+      .where(sql`${t.checkoutId} is not null and ${t.paidAt} is not null and ${t.duplicateOfId} is null`),
+    // "Try another card" is offered once per refused charge: the retries of an order form one chain.
+    uniqueIndex("transactions_retry_of_idx").on(t.retryOfId).where(sql`${t.retryOfId} is not null`),
   ],
 );
 

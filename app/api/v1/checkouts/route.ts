@@ -8,7 +8,7 @@ import { listCheckouts } from "@/lib/services/list-checkouts";
 import { checkoutResource } from "@/lib/services/checkout-view";
 
 export const POST = withApiKey(
-  async (_req, ctx) => ok(checkoutResource(await createCheckout(ctx, ctx.body)), 201, "Payment link created."),
+  async (_req, ctx) => ok(checkoutResource(await createCheckout(ctx, ctx.body, ctx.tx)), 201, "Payment link created."),
   { idempotent: true },
 );
 

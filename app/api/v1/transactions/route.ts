@@ -14,7 +14,7 @@ export const GET = withApiKey(async (_req, ctx) => {
 
 export const POST = withApiKey(
   async (_req, ctx) => {
-    const { response } = await createTransaction(ctx, ctx.body);
+    const { response } = await createTransaction(ctx, ctx.body, {}, ctx.tx);
     return ok(response, 201, "Transaction created successfully.");
   },
   { idempotent: true },

@@ -5,6 +5,6 @@ import { cashOutResource } from "@/lib/services/cash-out-view";
 import { requestCashOut } from "@/lib/services/request-cash-out";
 
 export const POST = withApiKey(
-  async (_req, ctx) => ok(cashOutResource(await requestCashOut(ctx, ctx.body as CashOutInput)), 201),
+  async (_req, ctx) => ok(cashOutResource(await requestCashOut(ctx, ctx.body as CashOutInput, ctx.tx)), 201),
   { idempotent: true },
 );

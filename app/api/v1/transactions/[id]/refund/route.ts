@@ -4,6 +4,6 @@ import { refundTransaction } from "@/lib/services/refund-transaction";
 import { transactionResource } from "@/lib/services/transaction-view";
 
 export const POST = withApiKey(
-  async (_req, ctx) => ok(transactionResource(await refundTransaction(ctx, ctx.params.id, (ctx.body ?? {}) as { amount?: number }))),
+  async (_req, ctx) => ok(transactionResource(await refundTransaction(ctx, ctx.params.id, (ctx.body ?? {}) as { amount?: number }, ctx.tx))),
   { idempotent: true },
 );
