@@ -10,8 +10,9 @@ import { waitingShare } from "./transaction-journals";
  * 2. every account's balance equals the sum of its postings and its latest posting's balanceAfter;
  * 3. each posting's balanceAfter is the previous one's plus its amount (walking the account in order);
  * 4. a merchant's available balance was taken below zero only by a chargeback journal (other
- *    journals may land while it is negative, and pay it down), and waiting_funds and reserved
- *    never went below zero;
+ *    journals may land while it is negative, and pay it down; the return of a duplicate payment
+ *    takes back exactly what that payment's own journal just credited), and waiting_funds and
+ *    reserved never went below zero;
  * 5. each transaction has one payment journal if it was ever paid and none otherwise, and its
  *    refund postings add up to its refundedAmount;
  * 6. card funds: a settled sale has nothing left in waiting_funds, an unsettled one has exactly the
@@ -98,6 +99,8 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
         join ledger_postings p on p.id = x.last_id
         where a.company_id is not null and p.balance_after < 0
           and a.kind = 'available' and x.net < 0 and j.kind <> 'chargeback'
+          and not (j.kind = 'refund' and exists (select 1 from transactions t
+                                                  where t.id = j.transaction_id and t.duplicate_of_id is not null))
         order by x.journal_id limit ${MAX_PER_CHECK}`,
   )) {
     violations.push(

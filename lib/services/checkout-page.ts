@@ -4,13 +4,14 @@
  * key, the order and the payment artefacts. Never secret keys, the webhook secret, the postback
  * URL, metadata, fees, the payer's document or the merchant's other data.
  */
-import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb, type Queryable } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
 import type { Account } from "./context";
 import { findAccountById } from "./accounts";
 import { checkoutStatusSql, type CheckoutRow, type CheckoutStatus } from "./checkout-view";
+import { linkPaymentOf, returnedPaymentsOf } from "./link-payment";
 import { boletoUrlOf, type TransactionRow } from "./transaction-view";
 
 /** Refused card attempts one order may take on the hosted page before it stops offering another try. */
@@ -39,6 +40,8 @@ export type PayerTransaction = {
   card: { brand: string | null; lastDigits: string | null; refusedReason: string | null } | null;
   /** A refused card the payer may try again with another card. */
   canRetry: boolean;
+  /** Paid after its payment link had been paid by another charge, and so refunded at once. */
+  returnedAsDuplicate: boolean;
   /** The payment link it was made from, while that link still takes payments (to choose another method). */
   linkSecureId: string | null;
 };
@@ -52,6 +55,8 @@ export type PayerLink = {
   paid: { paymentMethod: PaymentMethod; paidAt: string | null } | null;
   /** An unexpired PIX or boleto already issued from the link, to continue instead of issuing another. */
   pending: { secureId: string; paymentMethod: PaymentMethod } | null;
+  /** Payments that arrived after the link was paid (the payer paid twice), each refunded at once. */
+  returned: { paymentMethod: PaymentMethod; amount: number; paidAt: string }[];
   /** The merchant's account is in test mode: charges made here are sandbox charges. */
   sandbox: boolean;
 };
@@ -87,9 +92,12 @@ export function isExpired(t: Pick<TransactionRow, "status" | "paymentMethod" | "
   return t.status === "pending" && t.paymentMethod !== "credit_card" && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime();
 }
 
+function awaitsPayment(t: Pick<TransactionRow, "status">): boolean {
+  return t.status === "pending" || t.status === "processing";
+}
+
 /** The newest attempt of a retried card charge (following retryOfId forwards), or null if none. */
-export async function latestRetryOf(id: number): Promise<TransactionRow | null> {
-  const db = getDb();
+export async function latestRetryOf(id: number, db: Queryable = getDb()): Promise<TransactionRow | null> {
   let latest: TransactionRow | null = null;
   let current = id;
   for (let i = 0; i < 50; i++) {
@@ -102,8 +110,7 @@ export async function latestRetryOf(id: number): Promise<TransactionRow | null> 
 }
 
 /** Card attempts of the order this transaction belongs to: the chain of retries back to the first. */
-export async function cardAttemptsOf(t: TransactionRow): Promise<number> {
-  const db = getDb();
+export async function cardAttemptsOf(t: TransactionRow, db: Queryable = getDb()): Promise<number> {
   let n = 1;
   let prev = t.retryOfId;
   while (prev !== null && n < 50) {
@@ -115,8 +122,12 @@ export async function cardAttemptsOf(t: TransactionRow): Promise<number> {
   return n;
 }
 
-export async function findLinkBySecureId(secureId: string, now: Date): Promise<{ row: CheckoutRow; status: CheckoutStatus } | null> {
-  const [found] = await getDb()
+export async function findLinkBySecureId(
+  secureId: string,
+  now: Date,
+  db: Queryable = getDb(),
+): Promise<{ row: CheckoutRow; status: CheckoutStatus } | null> {
+  const [found] = await db
     .select({ row: checkouts, status: checkoutStatusSql(now) })
     .from(checkouts)
     .where(eq(checkouts.secureId, secureId))
@@ -168,6 +179,7 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
         : null,
     card: method === "credit_card" ? { brand: t.cardBrand, lastDigits: t.cardLastDigits, refusedReason: t.refusedReason } : null,
     canRetry,
+    returnedAsDuplicate: t.duplicateOfId !== null,
     linkSecureId: link && link.status === "open" && t.status !== "paid" ? link.row.secureId : null,
   };
 }
@@ -176,14 +188,11 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
   const db = getDb();
   let paid: PayerLink["paid"] = null;
   let pending: PayerLink["pending"] = null;
+  let returned: PayerLink["returned"] = [];
   if (status === "paid") {
-    const [t] = await db
-      .select({ paymentMethod: transactions.paymentMethod, paidAt: transactions.paidAt })
-      .from(transactions)
-      .where(and(eq(transactions.checkoutId, row.id), isNotNull(transactions.paidAt)))
-      .orderBy(transactions.paidAt)
-      .limit(1);
-    if (t) paid = { paymentMethod: t.paymentMethod as PaymentMethod, paidAt: t.paidAt ? t.paidAt.toISOString() : null };
+    const t = await linkPaymentOf(db, row.id);
+    if (t) paid = { paymentMethod: t.paymentMethod, paidAt: t.paidAt.toISOString() };
+    returned = (await returnedPaymentsOf(db, row.id)).map((r) => ({ paymentMethod: r.paymentMethod, amount: r.amount, paidAt: r.paidAt.toISOString() }));
   } else if (status === "open") {
     const rows = await db
       .select()
@@ -201,6 +210,7 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     paid,
     pending,
+    returned,
     sandbox: !account.livemode,
   };
 }
@@ -218,9 +228,12 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
       const latest = await latestRetryOf(t.id);
       if (latest) return { kind: "redirect", secureId: latest.secureId };
     }
+    const link = t.checkoutId !== null ? await findLinkById(t.checkoutId, now) : null;
+    // A charge still waiting for a link another charge has paid: the order is paid, and this one can
+    // no longer be; the payer sees the link's page, which says so.
+    if (link?.status === "paid" && awaitsPayment(t)) return { kind: "redirect", secureId: link.row.secureId };
     const account = await findAccountById(t.companyId);
     if (!account) return null;
-    const link = t.checkoutId !== null ? await findLinkById(t.checkoutId, now) : null;
     return {
       kind: "transaction",
       merchant: merchantView(account),
@@ -251,13 +264,18 @@ export async function getCheckoutStatus(secureId: string, now: Date = new Date()
   const id = secureId.toLowerCase();
   const t = await findTransactionBySecureId(id);
   if (t) {
-    const next = t.status === "refused" ? await latestRetryOf(t.id) : null;
+    let next: string | null = null;
+    if (t.status === "refused") next = (await latestRetryOf(t.id))?.secureId ?? null;
+    else if (awaitsPayment(t) && t.checkoutId !== null) {
+      const link = await findLinkById(t.checkoutId, now);
+      if (link?.status === "paid") next = link.row.secureId;
+    }
     return {
       kind: "transaction",
       status: t.status as TransactionStatus,
       expired: isExpired(t, now),
       paidAt: t.paidAt ? t.paidAt.toISOString() : null,
-      next: next?.secureId ?? null,
+      next,
     };
   }
   const link = await findLinkBySecureId(id, now);

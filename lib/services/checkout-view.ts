@@ -11,25 +11,41 @@ export function checkoutUrlOf(secureId: string): string {
 }
 
 /**
- * A link's status is derived, not stored: it is `paid` once any transaction made from it has been
- * paid (whoever moved it: PSP, boleto clearing, sandbox), `expired` after `expiresAt`, else `open`.
- * Deriving it means no other service has to remember to update the link. Columns are written
- * qualified: drizzle renders a bare column unqualified, which inside the subquery would read `t`.
+ * A link's status is derived, not stored: it is `paid` once a transaction made from it has been paid
+ * (whoever moved it: PSP, boleto clearing, sandbox) and kept as the link's payment (see
+ * lib/services/link-payment.ts: at most one is), `expired` after `expiresAt`, else `open`. Deriving
+ * it means no other service has to remember to update the link. Columns are written qualified:
+ * drizzle renders a bare column unqualified, which inside the subquery would read `t`.
  */
 export function checkoutStatusSql(now: Date): SQL<CheckoutStatus> {
   return sql<CheckoutStatus>`case
-    when exists (select 1 from transactions t where t.checkout_id = "checkouts"."id" and t.paid_at is not null) then 'paid'
+    when exists (select 1 from transactions t where t.checkout_id = "checkouts"."id" and t.paid_at is not null and t.duplicate_of_id is null) then 'paid'
     when "checkouts"."expires_at" is not null and "checkouts"."expires_at" <= ${now.toISOString()}::timestamptz then 'expired'
     else 'open' end`;
 }
 
-/** The paid transaction of a link, if any (the first one paid). */
+/** The transaction that paid the link, if any (one at most: the unique index on the link's payment). */
 export function paidTransactionIdSql(): SQL<number | null> {
-  return sql<number | null>`(select t.id from transactions t where t.checkout_id = "checkouts"."id" and t.paid_at is not null
+  return sql<number | null>`(select t.id from transactions t
+    where t.checkout_id = "checkouts"."id" and t.paid_at is not null and t.duplicate_of_id is null
     order by t.paid_at, t.id limit 1)`.mapWith((v) => (v === null ? null : Number(v)));
 }
 
-export type CheckoutWithStatus = { row: CheckoutRow; status: CheckoutStatus; paidTransactionId: number | null };
+/** Payments that arrived for the link after it was paid, and were returned to the payer. */
+export function returnedTransactionIdsSql(): SQL<number[]> {
+  return sql<number[]>`(select string_agg(t.id::text, ',' order by t.id) from transactions t
+    where t.checkout_id = "checkouts"."id" and t.duplicate_of_id is not null)`.mapWith((v) =>
+    v === null ? [] : String(v).split(",").map(Number),
+  );
+}
+
+export type CheckoutWithStatus = {
+  row: CheckoutRow;
+  status: CheckoutStatus;
+  paidTransactionId: number | null;
+  /** Duplicate payments returned to the payer (shown in the dashboard; not part of the API resource). */
+  returnedTransactionIds: number[];
+};
 
 /** The payment link as the API shows it. */
 export function checkoutResource({ row, status, paidTransactionId }: CheckoutWithStatus) {

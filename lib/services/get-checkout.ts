@@ -3,10 +3,15 @@ import { getDb, type Queryable } from "@/lib/db/client";
 import { checkouts } from "@/lib/db/schema";
 import type { ServiceContext } from "./context";
 import { notFound } from "./errors";
-import { checkoutStatusSql, paidTransactionIdSql, type CheckoutWithStatus } from "./checkout-view";
+import { checkoutStatusSql, paidTransactionIdSql, returnedTransactionIdsSql, type CheckoutWithStatus } from "./checkout-view";
 
 export function checkoutSelection(now: Date) {
-  return { row: checkouts, status: checkoutStatusSql(now), paidTransactionId: paidTransactionIdSql() };
+  return {
+    row: checkouts,
+    status: checkoutStatusSql(now),
+    paidTransactionId: paidTransactionIdSql(),
+    returnedTransactionIds: returnedTransactionIdsSql(),
+  };
 }
 
 /** A payment link of the context's account; another account's id reads as missing. */

@@ -4,9 +4,16 @@
  * /api/v1/card-token with the account's public key and sends only the token here. The charge is
  * then created by the same `createTransaction` the API uses, in the merchant's account, with actor
  * "checkout".
+ *
+ * Two requests for one order at once (a double tap, the link page and "try another card" in two
+ * tabs, two app instances) are serialised by the database, not by this process: the charge is
+ * created in a database transaction that first locks the payment link's row (or, for a charge made
+ * without a link, the refused charge's row), and the rules are checked again under that lock. The
+ * second then finds the order paid (409) or its retry taken (409), and its card is never charged.
+ * See lib/services/link-payment.ts for the link's rule and the index that backs it.
  */
-import { and, count, eq, sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { count, eq, sql } from "drizzle-orm";
+import { getDb, type Tx } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
@@ -24,6 +31,7 @@ import {
 import type { ServiceContext } from "./context";
 import { createTransaction } from "./create-transaction";
 import { ServiceError, notFound, unprocessable, validation, type FieldError } from "./errors";
+import { linkPaymentOf, lockLink } from "./link-payment";
 import type { TransactionRow } from "./transaction-view";
 
 /** Charges of any method one payment link may issue from its page. */
@@ -33,20 +41,6 @@ export const MAX_LINK_CHARGES = 20;
 export type PayerRequest = { ip: string; requestId: string; now: Date };
 
 export type CheckoutPayResult = { secureId: string; status: TransactionStatus; paymentMethod: PaymentMethod; refusedReason: string | null };
-
-// One attempt at a time per order in this process: a double tap must not start two charges. The card
-// token is single use, so two requests with one token cannot both charge; this also covers two tokens.
-const inFlight = new Map<string, Promise<unknown>>();
-async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  if (inFlight.has(key)) throw new ServiceError("conflict", "A payment for this order is already being processed.");
-  const p = fn();
-  inFlight.set(key, p);
-  try {
-    return await p;
-  } finally {
-    inFlight.delete(key);
-  }
-}
 
 function checkoutContext(account: NonNullable<Awaited<ReturnType<typeof findAccountById>>>, req: PayerRequest): ServiceContext {
   return { account, actor: "checkout", requestId: req.requestId, now: req.now };
@@ -61,9 +55,9 @@ const FIELD_ON_PAGE: Record<string, string> = {
   "card.hash": "cardToken",
 };
 
-async function create(ctx: ServiceContext, raw: Record<string, unknown>, opts: { checkoutId?: number; retryOfId?: number }) {
+async function create(ctx: ServiceContext, raw: Record<string, unknown>, opts: { checkoutId?: number; retryOfId?: number }, tx: Tx) {
   try {
-    const { transaction } = await createTransaction(ctx, raw, opts);
+    const { transaction } = await createTransaction(ctx, raw, opts, tx);
     return transaction;
   } catch (err) {
     if (err instanceof ServiceError && err.errors) {
@@ -97,28 +91,27 @@ export async function payCheckout(secureId: string, raw: unknown, req: PayerRequ
   const input = parseWith(CheckoutPayInput, raw, "payment");
   const id = secureId.toLowerCase();
   const t = await findTransactionBySecureId(id);
-  if (t) return oneAtATime(`t:${t.id}`, () => retryCard(t, input, req));
+  if (t) return retryCard(t, input, req);
   const link = await findLinkBySecureId(id, req.now);
   if (!link) throw notFound("Checkout");
-  return oneAtATime(`c:${link.row.id}`, () => payLink(link, input, req));
+  return payLink(link, input, req);
+}
+
+const ORDER_PAID = "This order is already paid.";
+
+/** Under the link's lock: the checks that decide whether it may take another charge now. */
+async function assertLinkTakesCharge(tx: Tx, checkoutId: number, now: Date): Promise<void> {
+  const link = await lockLink(tx, checkoutId);
+  if (await linkPaymentOf(tx, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
+  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw unprocessable("This payment link has expired.");
 }
 
 type Input = ReturnType<typeof CheckoutPayInput.parse>;
 
 async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Promise<CheckoutPayResult> {
+  // A refused card stays refused (a final status), so this needs no lock.
   if (t.paymentMethod !== "credit_card" || t.status !== "refused") {
     throw new ServiceError("conflict", "This charge cannot be paid again: only a refused card can be tried with another card.");
-  }
-  if (await latestRetryOf(t.id)) throw new ServiceError("conflict", "This charge was already tried again; reload the page.");
-  if ((await cardAttemptsOf(t)) >= MAX_CARD_ATTEMPTS) {
-    throw unprocessable("Too many refused attempts for this order; contact the merchant.");
-  }
-  if (t.checkoutId !== null) {
-    const [paid] = await getDb()
-      .select({ n: count() })
-      .from(transactions)
-      .where(and(eq(transactions.checkoutId, t.checkoutId), eq(transactions.status, "paid")));
-    if (Number(paid.n) > 0) throw new ServiceError("conflict", "This order is already paid.");
   }
   const token = requireToken(input.cardToken);
   const account = await findAccountById(t.companyId);
@@ -138,7 +131,15 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     installments: input.installments,
     card: { hash: token },
   };
-  const created = await create(checkoutContext(account, req), raw, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id });
+  const created = await getDb().transaction(async (tx) => {
+    if (t.checkoutId !== null) await assertLinkTakesCharge(tx, t.checkoutId, req.now);
+    else await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, t.id)).for("update");
+    if (await latestRetryOf(t.id, tx)) throw new ServiceError("conflict", "This charge was already tried again; reload the page.");
+    if ((await cardAttemptsOf(t, tx)) >= MAX_CARD_ATTEMPTS) {
+      throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+    }
+    return create(checkoutContext(account, req), raw, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
+  });
   return result(created);
 }
 
@@ -148,6 +149,7 @@ async function payLink(
   req: PayerRequest,
 ): Promise<CheckoutPayResult> {
   const { row, status } = link;
+  // Answered at once when already known; checked again under the link's lock below.
   if (status === "paid") throw new ServiceError("conflict", "This payment link is already paid.");
   if (status === "expired") throw unprocessable("This payment link has expired.");
   const errors: FieldError[] = [];
@@ -163,16 +165,6 @@ async function payLink(
   if (method === "credit_card" && !input.cardToken) errors.push({ field: "cardToken", message: "is required" });
   if (errors.length) {
     throw validation(errors.length === 1 ? `The payment is invalid: ${errors[0].field} ${errors[0].message}.` : "The payment is invalid.", errors);
-  }
-  // A link is paid once, so a few charges cover any honest payer (changing method, a refused card);
-  // the caps stop a script from filling the merchant's account with charges or testing cards here.
-  const [made] = await getDb()
-    .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
-    .from(transactions)
-    .where(eq(transactions.checkoutId, row.id));
-  if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
-  if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
-    throw unprocessable("Too many refused attempts for this order; contact the merchant.");
   }
   const account = await findAccountById(row.companyId);
   if (!account) throw notFound("Checkout");
@@ -196,6 +188,19 @@ async function payLink(
     const days = Math.ceil((row.expiresAt.getTime() - req.now.getTime()) / 86_400_000);
     raw[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
   }
-  const created = await create(checkoutContext(account, req), raw, { checkoutId: row.id });
+  const created = await getDb().transaction(async (tx) => {
+    await assertLinkTakesCharge(tx, row.id, req.now);
+    // A link is paid once, so a few charges cover any honest payer (changing method, a refused card);
+    // the caps stop a script from filling the merchant's account with charges or testing cards here.
+    const [made] = await tx
+      .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
+      .from(transactions)
+      .where(eq(transactions.checkoutId, row.id));
+    if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+    if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
+      throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+    }
+    return create(checkoutContext(account, req), raw, { checkoutId: row.id }, tx);
+  });
   return result(created);
 }

@@ -11,6 +11,7 @@ import { getEnv } from "@/lib/env";
 import type { ServiceContext } from "./context";
 import { ServiceError, unprocessable } from "./errors";
 import { getTransaction } from "./get-transaction";
+import { payCharge, type ChargePayment } from "./link-payment";
 import { refundTransaction } from "./refund-transaction";
 import { moveTransaction } from "./transitions";
 import type { TransactionRow } from "./transaction-view";
@@ -27,21 +28,24 @@ const DAY_MS = 86_400_000;
 /** Body of `PUT /api/v1/transactions/{id}/test` (kept in lib/schemas, where the API reference reads it). */
 export { SandboxMoveRequest } from "@/lib/schemas/sandbox";
 
+/** What the sandbox PSP or acquirer reports with a payment. */
+function paymentPatch(t: TransactionRow, now: Date): ChargePayment["patch"] {
+  if (t.paymentMethod === "pix") {
+    return { paidAt: now, paidAmount: t.amount, pixEnd2end: makeEnd2EndId(SANDBOX_PSP_ISPB, now, randomBase62(11)) };
+  }
+  if (t.paymentMethod === "credit_card") {
+    // An asynchronous approval: funds wait for settlement like a card approved at creation.
+    const days = getEnv().cardSettlementDays;
+    const settlement = days === 0 ? { settleAt: null, settledAt: now } : { settleAt: new Date(now.getTime() + days * DAY_MS), settledAt: null };
+    return { paidAt: now, paidAmount: t.amount, ...settlement };
+  }
+  return { paidAt: now, paidAmount: t.amount }; // boleto cleared
+}
+
 /** The columns a simulated event sets along with the status (what the PSP or acquirer would report). */
 function patchFor(t: TransactionRow, to: TransactionStatus, now: Date): Partial<typeof transactions.$inferInsert> {
   const from = t.status;
-  if (to === "paid" && (from === "pending" || from === "processing")) {
-    if (t.paymentMethod === "pix") {
-      return { paidAt: now, paidAmount: t.amount, pixEnd2end: makeEnd2EndId(SANDBOX_PSP_ISPB, now, randomBase62(11)) };
-    }
-    if (t.paymentMethod === "credit_card") {
-      // An asynchronous approval: funds wait for settlement like a card approved at creation.
-      const days = getEnv().cardSettlementDays;
-      const settlement = days === 0 ? { settleAt: null, settledAt: now } : { settleAt: new Date(now.getTime() + days * DAY_MS), settledAt: null };
-      return { paidAt: now, paidAmount: t.amount, ...settlement };
-    }
-    return { paidAt: now, paidAmount: t.amount }; // boleto cleared
-  }
+  if (to === "paid" && (from === "pending" || from === "processing")) return paymentPatch(t, now);
   if (to === "refused") return { refusedReason: "card_declined" };
   return {}; // processing, chargeback, protest, protest won or lost: the status (and the ledger) only
 }
@@ -68,6 +72,13 @@ export async function sandboxMove(ctx: ServiceContext, rawId: string | number, t
     throw unprocessable(`This ${what} expired at ${t.expiresAt.toISOString()} and can no longer be paid.`);
   }
   if (to === "refunded") return refundTransaction(ctx, t.id, {});
+  if (to === "paid" && (from === "pending" || from === "processing")) {
+    // A payment, under the payment link's rule: once another charge of the link is paid, this one
+    // can no longer be (409). The sandbox may decline it; money from a real rail is returned instead
+    // (recordRailPayment).
+    const patch = paymentPatch(t, ctx.now);
+    return getDb().transaction((tx) => payCharge(tx, ctx, t.id, { patch, whenLinkPaid: "refuse" }));
+  }
   // The conditional UPDATE in moveTransaction makes a concurrent move of the same row a clean 409.
   return getDb().transaction((tx) => moveTransaction(tx, ctx, { transaction: t, to, patch: patchFor(t, to, ctx.now) }));
 }

@@ -51,7 +51,17 @@ export type MoveInput = {
   patch?: Partial<typeof transactions.$inferInsert>;
   /** Money the move is about, recorded on the timeline entry (the amount of a full refund). */
   amount?: number | null;
+  /** A timeline cause that says more than the table's (which it must refine): see REFINED_CAUSES. */
+  cause?: RefinedCause;
 };
+
+/**
+ * Timeline causes that name why a move of the table happened, when the table's cause alone would
+ * mislead: a refund the gateway made because the payment arrived for a payment link already paid
+ * (lib/services/link-payment.ts) is a `refund`, but not one the merchant asked for.
+ */
+const REFINED_CAUSES = { duplicate_payment_refund: "refund" } as const satisfies Record<string, TransitionCause>;
+export type RefinedCause = keyof typeof REFINED_CAUSES;
 
 /**
  * The one way a transaction's status changes: checks the transition table, updates the row only if
@@ -63,6 +73,9 @@ export async function moveTransaction(tx: Tx, ctx: Ctx, input: MoveInput): Promi
   const from = statusOf(input.transaction.status);
   const method = input.transaction.paymentMethod as PaymentMethod;
   const transition = assertTransition(method, from, input.to);
+  if (input.cause && REFINED_CAUSES[input.cause] !== transition.cause) {
+    throw new Error(`Cause ${input.cause} does not refine ${transition.cause} (${from} -> ${input.to})`);
+  }
   const [after] = await tx
     .update(transactions)
     .set({ ...input.patch, status: input.to, updatedAt: ctx.now })
@@ -75,7 +88,7 @@ export async function moveTransaction(tx: Tx, ctx: Ctx, input: MoveInput): Promi
     transactionId: after.id,
     fromStatus: from,
     toStatus: input.to,
-    cause: transition.cause satisfies TransitionCause,
+    cause: input.cause ?? (transition.cause satisfies TransitionCause),
     amount: input.amount ?? null,
     actor: ctx.actor,
     createdAt: ctx.now,
