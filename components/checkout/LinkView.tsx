@@ -20,6 +20,11 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
           method={link.paid?.paymentMethod ?? ""}
           paidAt={link.paid?.paidAt ?? null}
         />
+        {link.returned.map((r, i) => (
+          <Alert tone="info" key={i}>
+            <p data-testid="returned-payment">{t.returned.onLink(t.link.methods[r.paymentMethod].title, r.amount)}</p>
+          </Alert>
+        ))}
         <OrderSummary locale={locale} order={order} label={t.total} />
       </>
     );

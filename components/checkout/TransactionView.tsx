@@ -59,8 +59,8 @@ export async function TransactionView({
     case "refunded":
       return (
         <>
-          <Result tone="neutral" title={t.refunded.title}>
-            <p className={s.resultText}>{t.refunded.text}</p>
+          <Result tone="neutral" title={tx.returnedAsDuplicate ? t.returned.title : t.refunded.title} testId="refunded-screen">
+            <p className={s.resultText}>{tx.returnedAsDuplicate ? t.returned.text : t.refunded.text}</p>
           </Result>
           <OrderSummary locale={locale} order={order} label={t.total} />
         </>

@@ -150,6 +150,12 @@ const pt = {
     close: "A loja já foi avisada. Você pode fechar esta página.",
   },
   refunded: { title: "Pagamento estornado", text: "Este pagamento foi devolvido. O valor volta pelo mesmo meio de pagamento." },
+  returned: {
+    title: "Pagamento devolvido",
+    text: "Este pedido já tinha sido pago de outra forma, então este pagamento foi devolvido integralmente a você, pelo mesmo meio.",
+    onLink: (method: string, amount: number) =>
+      `Outro pagamento deste pedido (${method}, ${formatBRL(amount)}) chegou depois e foi devolvido automaticamente a quem pagou.`,
+  },
   disputed: { title: "Pagamento em contestação", text: "Este pagamento foi contestado junto ao banco. Fale com a loja se tiver dúvidas." },
   processing: { title: "Processando pagamento", text: "Estamos aguardando a confirmação. Esta página se atualiza sozinha." },
   sandbox: {
@@ -303,6 +309,11 @@ const en: Dictionary = {
     close: "The shop has been notified. You can close this page.",
   },
   refunded: { title: "Payment refunded", text: "This payment was returned. The money goes back through the same payment method." },
+  returned: {
+    title: "Payment returned",
+    text: "This order had already been paid another way, so this payment was returned to you in full, through the same method.",
+    onLink: (method, amount) => `Another payment for this order (${method}, ${formatBRL(amount)}) arrived later and was returned to the payer automatically.`,
+  },
   disputed: { title: "Payment under dispute", text: "This payment was disputed with the bank. Contact the shop with any questions." },
   processing: { title: "Processing payment", text: "We are waiting for confirmation. This page updates by itself." },
   sandbox: {

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
@@ -79,14 +79,20 @@ export async function getDashboardOverview(
       })
       .from(transactions)
       .where(
-        and(eq(transactions.companyId, ctx.account.id), gte(transactions.paidAt, startAt), lt(transactions.paidAt, endAt)),
+        and(
+          eq(transactions.companyId, ctx.account.id),
+          gte(transactions.paidAt, startAt),
+          lt(transactions.paidAt, endAt),
+          // A second payment of a paid payment link was returned at once: not a sale.
+          isNull(transactions.duplicateOfId),
+        ),
       )
       .groupBy(paidDay, transactions.paymentMethod),
     db
       .select({
         method: transactions.paymentMethod,
         created: sql<string>`count(*)`,
-        paid: sql<string>`count(*) filter (where ${transactions.paidAt} is not null)`,
+        paid: sql<string>`count(*) filter (where ${transactions.paidAt} is not null and ${transactions.duplicateOfId} is null)`,
       })
       .from(transactions)
       .where(

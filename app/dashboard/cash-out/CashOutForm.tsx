@@ -8,9 +8,11 @@ import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { cashOutAction } from "./actions";
+import { FORM_KEY_FIELD } from "@/lib/auth/form-key";
 import ui from "@/components/dashboard/ui.module.css";
 
-export function CashOutForm({ available, fee }: { available: number; fee: number }) {
+/** `formKey`: made by the page for this render; a double submit sends it twice and is one cash-out. */
+export function CashOutForm({ available, fee, formKey }: { available: number; fee: number; formKey: string }) {
   const [amountText, setAmountText] = useState("");
   const [pixKey, setPixKey] = useState("");
   const [pixKeyType, setPixKeyType] = useState("");
@@ -58,6 +60,7 @@ export function CashOutForm({ available, fee }: { available: number; fee: number
         <input type="hidden" name="pixKey" value={key.key} />
         <input type="hidden" name="pixKeyType" value={key.type} />
         <input type="hidden" name="description" value={description} />
+        <input type="hidden" name={FORM_KEY_FIELD} value={formKey} />
         <strong>Confirme o saque</strong>
         <div className={ui.summaryRow}>
           <span>Destino ({PIX_KEY_TYPE_LABEL[key.type]})</span>

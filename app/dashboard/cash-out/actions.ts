@@ -2,13 +2,17 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
+import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { validatePixKey } from "@/lib/domain/pix/keys";
 import { formatBRL } from "@/lib/domain/money";
 import { requestCashOut } from "@/lib/services/request-cash-out";
 import { parseReais } from "@/components/dashboard/money-input";
 import { punctuatedType } from "@/components/dashboard/pix-key-input";
 
-/** Requests a PIX cash-out of the available balance (the form showed the fee and the balance after). */
+/**
+ * Requests a PIX cash-out of the available balance (the form showed the fee and the balance after).
+ * Once per form key: a double submit is one cash-out (lib/auth/idempotent-action.ts).
+ */
 export async function cashOutAction(_prev: ActionState<{ id: number }>, formData: FormData): Promise<ActionState<{ id: number }>> {
   return dashboardAction<{ id: number }>(async (ctx) => {
     const amount = parseReais(String(formData.get("amount") ?? ""));
@@ -18,8 +22,13 @@ export async function cashOutAction(_prev: ActionState<{ id: number }>, formData
     const key = validatePixKey(pixKey, pixKeyType);
     if (!key.ok) return fieldError("Revise a chave PIX.", "pixKey", "Chave PIX inválida para o tipo escolhido.");
     const description = String(formData.get("description") ?? "").trim().slice(0, 140) || undefined;
-    const c = await requestCashOut(ctx, { amount, pixKey: key.key, pixKeyType: key.type, description });
+    const input = { amount, pixKey: key.key, pixKeyType: key.type, description };
+    const state = await onceForFormKey<{ id: number }>(ctx, formData, { scope: "cash-out", request: input }, async (tx) => {
+      const c = await requestCashOut(ctx, input, tx);
+      return { status: "ok", message: `Saque #${c.id} de ${formatBRL(c.amount)} solicitado.`, data: { id: c.id } };
+    });
+    // Whatever the outcome, the page renders again: with the new balance, and a new key for the next cash-out.
     revalidatePath("/dashboard", "layout");
-    return { status: "ok", message: `Saque #${c.id} de ${formatBRL(c.amount)} solicitado.`, data: { id: c.id } };
+    return state;
   });
 }

@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { CASH_OUT_STATUS_LABEL, formatBRL, formatDateTime, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import { newFormKey } from "@/lib/auth/idempotent-action";
 import { CashOutForm } from "./CashOutForm";
 import ui from "@/components/dashboard/ui.module.css";
 
@@ -97,7 +98,7 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
               {formatBRL(balance.available)}
             </span>
           </div>
-          <CashOutForm available={balance.available} fee={fee} />
+          <CashOutForm available={balance.available} fee={fee} formKey={newFormKey()} />
         </section>
       </div>
     </>

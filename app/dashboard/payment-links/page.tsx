@@ -50,7 +50,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                   </tr>
                 </thead>
                 <tbody>
-                  {rows.map(({ row, status, paidTransactionId }) => (
+                  {rows.map(({ row, status, paidTransactionId, returnedTransactionIds }) => (
                     <tr key={row.id}>
                       <td data-label="Descrição">
                         <div style={{ fontWeight: 600 }}>{row.description || "Pagamento"}</div>
@@ -64,6 +64,17 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                         {paidTransactionId && (
                           <div className={ui.small}>
                             <Link href={`/dashboard/transactions/${paidTransactionId}`}>transação #{paidTransactionId}</Link>
+                          </div>
+                        )}
+                        {returnedTransactionIds.length > 0 && (
+                          <div className={`${ui.small} ${ui.muted}`} data-testid="returned-payments">
+                            {returnedTransactionIds.length === 1 ? "Pagamento em duplicidade devolvido: " : "Pagamentos em duplicidade devolvidos: "}
+                            {returnedTransactionIds.map((id, i) => (
+                              <span key={id}>
+                                {i > 0 ? ", " : ""}
+                                <Link href={`/dashboard/transactions/${id}`}>#{id}</Link>
+                              </span>
+                            ))}
                           </div>
                         )}
                       </td>

@@ -5,10 +5,12 @@ import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { refundAction } from "./actions";
+import { FORM_KEY_FIELD } from "@/lib/auth/form-key";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
 
-export function RefundForm({ transactionId, refundable }: { transactionId: number; refundable: number }) {
+/** `formKey`: made by the page for this render; a double submit sends it twice and is one refund. */
+export function RefundForm({ transactionId, refundable, formKey }: { transactionId: number; refundable: number; formKey: string }) {
   const [mode, setMode] = useState<"full" | "partial">("full");
   const [amountText, setAmountText] = useState("");
   const [step, setStep] = useState<"edit" | "confirm">("edit");
@@ -79,6 +81,7 @@ export function RefundForm({ transactionId, refundable }: { transactionId: numbe
           <input type="hidden" name="transactionId" value={transactionId} />
           <input type="hidden" name="mode" value={mode} />
           <input type="hidden" name="amount" value={amountText} />
+          <input type="hidden" name={FORM_KEY_FIELD} value={formKey} />
           <div>
             <strong>
               Reembolsar {formatBRL(amount ?? 0)} da transação #{transactionId}?

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
+import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
 import { refundTransaction } from "@/lib/services/refund-transaction";
@@ -12,7 +13,10 @@ import { STATUS_LABEL } from "@/components/dashboard/format";
 
 const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && /^\d{1,15}$/.test(v) ? v : null);
 
-/** Full refund (no amount) or partial (amount in reais, as typed). */
+/**
+ * Full refund (no amount) or partial (amount in reais, as typed). Once per form key: a double
+ * submit is one refund (lib/auth/idempotent-action.ts).
+ */
 export async function refundAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
   return dashboardAction(async (ctx) => {
     const id = idOf(formData.get("transactionId"));
@@ -23,16 +27,20 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
       if (cents === null || cents < 1) return fieldError("Revise o valor.", "amount", "Informe um valor em reais, como 12,50.");
       amount = cents;
     }
-    const t = await refundTransaction(ctx, id, { amount });
+    const state = await onceForFormKey<undefined>(ctx, formData, { scope: `refund ${Number(id)}`, request: { amount: amount ?? null } }, async (tx) => {
+      const t = await refundTransaction(ctx, id, { amount }, tx);
+      return {
+        status: "ok",
+        message:
+          t.status === "refunded"
+            ? `Transação reembolsada: ${formatBRL(t.refundedAmount)} no total.`
+            : `Reembolso parcial feito. Total reembolsado: ${formatBRL(t.refundedAmount)}.`,
+      };
+    });
+    // Whatever the outcome, the page renders again: with the new figures, and a new key for the next refund.
     revalidatePath(`/dashboard/transactions/${id}`);
     revalidatePath("/dashboard", "layout");
-    return {
-      status: "ok",
-      message:
-        t.status === "refunded"
-          ? `Transação reembolsada: ${formatBRL(t.refundedAmount)} no total.`
-          : `Reembolso parcial feito. Total reembolsado: ${formatBRL(t.refundedAmount)}.`,
-    };
+    return state;
   });
 }
 

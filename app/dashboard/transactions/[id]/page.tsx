@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
 import { getTransaction } from "@/lib/services/get-transaction";
@@ -22,6 +23,7 @@ import {
   METHOD_LABEL,
   STATUS_LABEL,
 } from "@/components/dashboard/format";
+import { newFormKey } from "@/lib/auth/idempotent-action";
 import { RefundForm } from "./RefundForm";
 import { SandboxMoves } from "./SandboxMoves";
 import { RedeliverButton } from "./RedeliverButton";
@@ -88,6 +90,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           </a>
         }
       />
+
+      {t.duplicateOfId !== null && (
+        <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="duplicate-payment" style={{ marginBottom: 16 }}>
+          <strong>Pagamento em duplicidade, devolvido automaticamente.</strong> Este pagamento chegou quando o link de pagamento já
+          estava pago pela <Link href={`/dashboard/transactions/${t.duplicateOfId}`}>transação #{t.duplicateOfId}</Link>. Ele foi registrado e
+          devolvido integralmente ao pagador na mesma hora, sem tarifa: seu saldo não muda.
+        </div>
+      )}
 
       <section className={`${ui.grid} ${ui.grid4}`} aria-label="Valores">
         <div className={`${ui.card} ${ui.stat}`}>
@@ -339,7 +349,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               <p className={`${ui.small} ${ui.muted}`} style={{ marginTop: -6 }}>
                 Reembolsável: <strong style={{ color: "#0f172a" }}>{formatBRL(refundable)}</strong>
               </p>
-              <RefundForm transactionId={t.id} refundable={refundable} />
+              <RefundForm transactionId={t.id} refundable={refundable} formKey={newFormKey()} />
             </section>
           )}
 
@@ -365,7 +375,9 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                   </div>
                   <div className={ui.timelineMeta}>
                     {formatDateTimeSeconds(e.createdAt)} · {actorLabel(e.actor)}
-                    {e.amount !== null && (e.cause === "partial_refund" || e.cause === "refund") ? ` · ${formatBRL(e.amount)}` : ""}
+                    {e.amount !== null && (e.cause === "partial_refund" || e.cause === "refund" || e.cause === "duplicate_payment_refund")
+                      ? ` · ${formatBRL(e.amount)}`
+                      : ""}
                   </div>
                 </li>
               ))}
