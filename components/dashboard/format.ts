@@ -105,6 +105,7 @@ export const CAUSE_LABEL: Record<string, string> = {
   acquirer_refused: "Recusada pela adquirente",
   refund: "Reembolso total",
   partial_refund: "Reembolso parcial",
+  duplicate_payment_refund: "Devolvido: o link já estava pago",
   chargeback: "Chargeback recebido",
   protest: "Chargeback contestado",
   protest_won: "Contestação ganha",
