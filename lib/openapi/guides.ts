@@ -76,8 +76,9 @@ export function guides(env: Env): Guide[] {
       id: "idempotency",
       title: "Idempotency",
       paragraphs: [
-        "Send `Idempotency-Key: <your unique id>` (at most 255 characters) on every POST that creates or moves money: transactions, refunds, cash-outs. The same key with the same body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with a different body is a 409 `idempotency_conflict`; two concurrent requests with one key: one runs, the other gets a 409. A 5xx is not remembered, so retrying it is safe.",
-        "Keys are scoped by account and operation (method and path). The body is compared after sorting object keys.",
+        "Send `Idempotency-Key: <your unique id>` (at most 255 characters) on every POST that creates or moves money: transactions, refunds, cash-outs, payment links. The same key with the same body within 24 hours replays the first response byte for byte, with its status (with `Idempotent-Replayed: true`); the same key with a different body is a 409 `idempotency_conflict`; two concurrent requests with one key: one runs, the other gets a 409 at once.",
+        "The key's record is written in the same database transaction as the operation. So a retry after any failure is safe: if the first request committed, the retry replays its answer; if it did not (a 5xx, a timeout, our process killed mid-request), nothing of it remains and the retry runs once. Error answers from the operation (4xx) are remembered too: to try again after fixing the request, use a new key.",
+        "Keys are scoped by account and operation: the method and the path, with ids read as numbers (`/transactions/007/refund` and `/transactions/7/refund` are one operation). The body is compared after sorting object keys.",
       ],
     },
     {

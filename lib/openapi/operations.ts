@@ -210,7 +210,7 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: "sandboxMoveTransaction",
     summary: "Sandbox: move a test transaction",
     description:
-      "Simulates the PSP or acquirer: pay a PIX (`paid`), clear a boleto (`paid`), `processing`, `refused`, `refunded` (the whole rest), `chargedback`, `in_protest`, and from a protest `paid` (won) or `chargedback` (lost). Only moves of the status table; each sends its webhook. A PIX or boleto past its expiry can no longer be paid (422).",
+      "Simulates the PSP or acquirer: pay a PIX (`paid`), clear a boleto (`paid`), `processing`, `refused`, `refunded` (the whole rest), `chargedback`, `in_protest`, and from a protest `paid` (won) or `chargedback` (lost). Only moves of the status table; each sends its webhook. A PIX or boleto past its expiry can no longer be paid (422), nor can a transaction of a payment link that another transaction already paid (409).",
     tag: "Transactions",
     auth: "secretKey",
     pathParams: TransactionIdParams,
@@ -335,7 +335,8 @@ export const OPERATIONS: ApiOperation[] = [
     path: "/api/v1/checkouts",
     operationId: "createCheckout",
     summary: "Create a payment link",
-    description: "A hosted page (`secureUrl`) where the payer chooses among `methods` and pays. Each payment attempt becomes a transaction with the link's postbackUrl.",
+    description:
+      "A hosted page (`secureUrl`) where the payer chooses among `methods` and pays. Each payment attempt becomes a transaction with the link's postbackUrl. A link is paid once: the first of its transactions to be paid is the link's payment (`transactionId`), and its other pending transactions can no longer be paid. A payment that still arrives for one of them (a PIX already sent cannot be refused) is recorded and refunded in full at once, with no fee: that transaction sends `paid` then `refunded`.",
     tag: "Checkouts",
     auth: "secretKey",
     idempotent: true,
