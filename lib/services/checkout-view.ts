@@ -33,9 +33,10 @@ export function paidTransactionIdSql(): SQL<number | null> {
 
 /** Payments that arrived for the link after it was paid, and were returned to the payer. */
 export function returnedTransactionIdsSql(): SQL<number[]> {
-  return sql<number[]>`(select string_agg(t.id::text, ',' order by t.id) from transactions t
-    where t.checkout_id = "checkouts"."id" and t.duplicate_of_id is not null)`.mapWith((v) =>
-    v === null ? [] : String(v).split(",").map(Number),
+  // coalesce: drizzle does not run mapWith on a null.
+  return sql<number[]>`coalesce((select string_agg(t.id::text, ',' order by t.id) from transactions t
+    where t.checkout_id = "checkouts"."id" and t.duplicate_of_id is not null), '')`.mapWith((v) =>
+    String(v) === "" ? [] : String(v).split(",").map(Number),
   );
 }
 

@@ -176,6 +176,8 @@ describe("a link's PIX and boleto", () => {
     expect(await getCheckoutStatus(boleto.secureId)).toMatchObject({ status: "pending", next: l.secureId });
     const page = await getCheckoutPageData(l.secureId);
     expect(page?.kind === "link" && page.link).toMatchObject({ status: "paid", paid: { paymentMethod: "pix" }, returned: [] });
+    const listed = await listCheckouts(await context(), ListCheckoutsQuery.parse({ limit: "100" }));
+    expect(listed.rows.find((r) => r.row.id === l.id)).toMatchObject({ status: "paid", paidTransactionId: pix.id, returnedTransactionIds: [] });
     await expectLedgerOk();
   });
 
