@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { companies } from "@/lib/db/schema";
-import { validatePixKey } from "@/lib/domain/pix/keys";
+import { parsePixKey } from "@/lib/domain/pix/keys";
 import type { Account, ServiceContext } from "./context";
 import { validation, type FieldError } from "./errors";
 
@@ -31,10 +31,10 @@ export async function updateCompanySettings(ctx: Pick<ServiceContext, "account">
   const errors: FieldError[] = parsed.success
     ? []
     : parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
-  let key: ReturnType<typeof validatePixKey> | null = null;
+  let key: ReturnType<typeof parsePixKey> | null = null;
   if (parsed.success) {
-    key = validatePixKey(parsed.data.pixKey, parsed.data.pixKeyType || undefined);
-    if (!key.ok) errors.push({ field: "pixKey", message: key.message });
+    key = parsePixKey(parsed.data.pixKey, parsed.data.pixKeyType || undefined);
+    if (!key.ok) errors.push({ field: key.problem === "unknown_type" ? "pixKeyType" : "pixKey", message: key.message });
   }
   if (!parsed.success || !key?.ok || errors.length) throw validation("The company settings are invalid.", errors);
   const input = parsed.data;

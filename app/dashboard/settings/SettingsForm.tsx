@@ -2,7 +2,7 @@
 
 import { useActionState, useMemo, useState } from "react";
 import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
-import { checkPixKeyInput } from "@/components/dashboard/pix-key-input";
+import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 import { PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { updateSettingsAction } from "./actions";
@@ -71,7 +71,7 @@ export function SettingsForm({ initial }: { initial: Values }) {
               aria-describedby="pixKey-status"
             />
             <span id="pixKey-status" className={check?.ok ? ui.fieldOk : ui.fieldError} aria-live="polite">
-              {check ? (check.ok ? `${PIX_KEY_TYPE_LABEL[check.type]} válido: ${check.key}` : "Chave inválida para o tipo.") : (errors?.pixKey ?? "Informe a chave.")}
+              {check ? (check.ok ? `${PIX_KEY_TYPE_LABEL[check.type]} válido: ${check.key}` : pixKeyErrorText(check)) : (errors?.pixKey ?? "Informe a chave.")}
             </span>
           </div>
           <div className={ui.field}>
