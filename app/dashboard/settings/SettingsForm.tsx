@@ -2,14 +2,27 @@
 
 import { useActionState, useMemo, useState } from "react";
 import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
+import type { PostalAddress } from "@/lib/domain/address";
 import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 import { PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { updateSettingsAction } from "./actions";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
+import s from "./settings.module.css";
 
-type Values = { name: string; email: string; city: string; pixKey: string };
+type Values = { name: string; email: string; city: string; pixKey: string; address: PostalAddress | null };
+
+// The address parts as the form lays them out: [field, label, autocomplete, width class, max length].
+const ADDRESS_INPUTS: [keyof PostalAddress & string, string, string, string, number][] = [
+  ["zipCode", "CEP", "postal-code", s.span2, 10],
+  ["street", "Logradouro", "address-line1", s.span4, 200],
+  ["streetNumber", "Número", "off", `${s.span2} ${s.half}`, 20],
+  ["complement", "Complemento", "address-line2", `${s.span4} ${s.half}`, 200],
+  ["neighborhood", "Bairro", "off", s.span2, 100],
+  ["city", "Cidade", "address-level2", `${s.span3} ${s.half}`, 100],
+  ["state", "UF", "address-level1", `${s.span1} ${s.half}`, 2],
+];
 
 export function SettingsForm({ initial }: { initial: Values }) {
   const [state, formAction, pending] = useActionState<ActionState, FormData>(updateSettingsAction, { status: "idle" });
@@ -49,6 +62,35 @@ export function SettingsForm({ initial }: { initial: Values }) {
           )}
         </div>
       </div>
+      <fieldset style={{ border: "1px solid #e2e8f0", borderRadius: 10, padding: 16, margin: 0, display: "grid", gap: 12 }}>
+        <legend className={ui.label} style={{ padding: "0 6px" }}>
+          Endereço (opcional)
+        </legend>
+        <p className={`${ui.small} ${ui.muted}`} style={{ margin: 0 }}>
+          Impresso nos boletos como endereço do beneficiário.
+        </p>
+        <div className={s.address}>
+          {ADDRESS_INPUTS.map(([field, label, autoComplete, width, maxLength]) => {
+            const name = `address.${field}`;
+            return (
+              <div key={field} className={`${ui.field} ${width}`}>
+                <label htmlFor={name}>{label}</label>
+                <input
+                  id={name}
+                  name={name}
+                  defaultValue={initial.address?.[field] ?? ""}
+                  className={ui.input}
+                  autoComplete={autoComplete}
+                  maxLength={maxLength}
+                  aria-invalid={errors?.[name] ? true : undefined}
+                  aria-describedby={errors?.[name] ? `${name}-error` : undefined}
+                />
+                {err(name)}
+              </div>
+            );
+          })}
+        </div>
+      </fieldset>
       <fieldset style={{ border: "1px solid #e2e8f0", borderRadius: 10, padding: 16, margin: 0, display: "grid", gap: 12 }}>
         <legend className={ui.label} style={{ padding: "0 6px" }}>
           Chave PIX de recebimento

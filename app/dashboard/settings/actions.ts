@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
 import { ServiceError } from "@/lib/services/errors";
 import { updateCompanySettings } from "@/lib/services/update-company-settings";
+import { ADDRESS_FIELDS } from "@/lib/domain/address";
 import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 
 const FIELD_TEXT: Record<string, string> = {
@@ -12,6 +13,13 @@ const FIELD_TEXT: Record<string, string> = {
   city: "Informe a cidade (2 a 60 caracteres, com letras).",
   pixKey: "Informe a chave PIX.",
   pixKeyType: "Tipo de chave inválido.",
+  "address.street": "Use no máximo 200 caracteres.",
+  "address.streetNumber": "Use no máximo 20 caracteres.",
+  "address.complement": "Use no máximo 200 caracteres.",
+  "address.neighborhood": "Use no máximo 100 caracteres.",
+  "address.city": "Use no máximo 100 caracteres.",
+  "address.state": "Use a sigla do estado (UF), como SP.",
+  "address.zipCode": "Informe o CEP com 8 dígitos, como 01310-100.",
 };
 
 export async function updateSettingsAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
@@ -24,6 +32,7 @@ export async function updateSettingsAction(_prev: ActionState, formData: FormDat
         city: text("city"),
         pixKey: text("pixKey"),
         pixKeyType: text("pixKeyType"),
+        address: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, text(`address.${f}`)])),
       });
     } catch (err) {
       if (err instanceof ServiceError && err.code === "validation_error" && err.errors?.length) {
