@@ -129,7 +129,7 @@ export function CashOutForm({ available, fee }: { available: number; fee: number
           autoComplete="off"
           value={pixKey}
           onChange={(e) => setPixKey(e.target.value)}
-          placeholder="CPF, CNPJ, e-mail, celular ou chave aleatória"
+          placeholder="CPF, CNPJ, e-mail, celular com +55 ou chave aleatória"
           aria-invalid={keyError ? true : undefined}
           aria-describedby="pixkey-msg"
         />

@@ -20,7 +20,7 @@ const ADDRESS_INPUTS: [keyof PostalAddress & string, string, string, string, num
   ["streetNumber", "Número", "off", `${s.span2} ${s.half}`, 20],
   ["complement", "Complemento", "address-line2", `${s.span4} ${s.half}`, 200],
   ["neighborhood", "Bairro", "off", s.span2, 100],
-  ["city", "Cidade", "address-level2", `${s.span3} ${s.half}`, 100],
+  ["city", "Município", "address-level2", `${s.span3} ${s.half}`, 100],
   ["state", "UF", "address-level1", `${s.span1} ${s.half}`, 2],
 ];
 
@@ -30,6 +30,20 @@ export function SettingsForm({ initial }: { initial: Values }) {
   // The stored key is in DICT form, so detection finds its type; a type is picked only to override it.
   const [pixKeyType, setPixKeyType] = useState("");
   const check = useMemo(() => checkPixKeyInput(pixKey, pixKeyType), [pixKey, pixKeyType]);
+  // Controlled, so that what was typed stays in the form when the server sends it back with errors
+  // (React resets uncontrolled fields to their defaults after every action).
+  const [fields, setFields] = useState<Record<string, string>>(() => ({
+    name: initial.name,
+    email: initial.email,
+    city: initial.city,
+    ...Object.fromEntries(ADDRESS_INPUTS.map(([f]) => [`address.${f}`, initial.address?.[f] ?? ""])),
+  }));
+  const bind = (name: string) => ({
+    id: name,
+    name,
+    value: fields[name] ?? "",
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setFields((v) => ({ ...v, [name]: e.target.value })),
+  });
   const errors = state.status === "error" ? state.fieldErrors : undefined;
   const err = (f: string) =>
     errors?.[f] ? (
@@ -44,17 +58,17 @@ export function SettingsForm({ initial }: { initial: Values }) {
       <div className={`${ui.grid} ${ui.grid2}`}>
         <div className={ui.field}>
           <label htmlFor="name">Nome da empresa</label>
-          <input id="name" name="name" defaultValue={initial.name} className={ui.input} required aria-invalid={errors?.name ? true : undefined} />
+          <input {...bind("name")} className={ui.input} required aria-invalid={errors?.name ? true : undefined} />
           {err("name")}
         </div>
         <div className={ui.field}>
           <label htmlFor="email">E-mail de contato</label>
-          <input id="email" name="email" type="email" defaultValue={initial.email} className={ui.input} required aria-invalid={errors?.email ? true : undefined} />
+          <input {...bind("email")} type="email" className={ui.input} required aria-invalid={errors?.email ? true : undefined} />
           {err("email")}
         </div>
         <div className={ui.field}>
           <label htmlFor="city">Cidade</label>
-          <input id="city" name="city" defaultValue={initial.city} className={ui.input} required aria-invalid={errors?.city ? true : undefined} aria-describedby="city-hint" />
+          <input {...bind("city")} className={ui.input} required aria-invalid={errors?.city ? true : undefined} aria-describedby="city-hint" />
           {err("city") ?? (
             <span id="city-hint" className={ui.hint}>
               Aparece no QR Code PIX (sem acentos, até 15 letras).
@@ -76,9 +90,7 @@ export function SettingsForm({ initial }: { initial: Values }) {
               <div key={field} className={`${ui.field} ${width}`}>
                 <label htmlFor={name}>{label}</label>
                 <input
-                  id={name}
-                  name={name}
-                  defaultValue={initial.address?.[field] ?? ""}
+                  {...bind(name)}
                   className={ui.input}
                   autoComplete={autoComplete}
                   maxLength={maxLength}
