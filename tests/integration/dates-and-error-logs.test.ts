@@ -79,6 +79,12 @@ describe("a payment link's expiresAt", () => {
     expect((await call("GET", "/api/v1/checkouts", { auth: a.secretKey })).body.data.pagination.total).toBe(before);
   });
 
+  it.each([0, -1, 1e21, 275760, Number.MAX_SAFE_INTEGER, true, null, {}])("expiresAt %j (not a string) is a 400 naming the field", async (expiresAt) => {
+    const res = await call("POST", "/api/v1/checkouts", { auth: a.secretKey, body: { amount: 1000, expiresAt } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([{ field: "expiresAt", message: expect.any(String) }]);
+  });
+
   it("takes an offset date-time as that instant, and a far but valid one", async () => {
     const res = await call("POST", "/api/v1/checkouts", { auth: a.secretKey, body: { amount: 1000, expiresAt: "2099-12-31T23:59:59-03:00" } });
     expect(res.status, res.text).toBe(201);
