@@ -27,27 +27,67 @@ const REDACT = [
   "card.cvv",
   "webhookSecret",
   "*.webhookSecret",
+  // Personal data and whatever a request carried: never logged as fields.
+  "body",
+  "*.body",
+  "query",
+  "*.query",
+  "customer",
+  "*.customer",
+  "email",
+  "*.email",
+  "document",
+  "*.document",
 ];
 
 type Logger = pino.Logger;
 const g = globalThis as unknown as { __araraLogger?: Logger };
 
+/** The app's logger configuration (redaction included) writing to `destination` (stdout by default). */
+export function createLogger(opts: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+  const options: pino.LoggerOptions = {
+    level: opts.level ?? getEnv().logLevel,
+    base: { service: "arara" },
+    redact: { paths: REDACT, censor: "[redacted]" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return opts.destination ? pino(options, opts.destination) : pino(options);
+}
+
 export function getLogger(): Logger {
-  if (!g.__araraLogger) {
-    g.__araraLogger = pino({
-      level: getEnv().logLevel,
-      base: { service: "arara" },
-      redact: { paths: REDACT, censor: "[redacted]" },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    });
-  }
+  if (!g.__araraLogger) g.__araraLogger = createLogger();
   return g.__araraLogger;
 }
 
-/** Removes anything shaped like a secret, a card number or a token from free text before logging. */
+/** Replaces the process's logger (tests read what the app logs; `null` goes back to the default). */
+export function setLogger(logger: Logger | null): void {
+  g.__araraLogger = logger ?? undefined;
+}
+
+const EMAIL = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+/g;
+
+/**
+ * Removes anything shaped like a secret, a card number, a token or personal data from free text
+ * (error messages and stacks) before logging. An error's text can quote the request: a failed query
+ * lists its parameters (the filters' e-mail and CPF), a URL its query string, a JSON or constraint
+ * error a piece of the body. Those parts are cut whole; e-mails, CPFs, CNPJs and phone numbers left
+ * anywhere else are masked.
+ */
 export function scrub(text: string): string {
-  return text
-    .replace(/\b(sk|pk)_(test|live)_[A-Za-z0-9]+/g, "$1_$2_[redacted]")
-    .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_[redacted]")
-    .replace(/\b\d{13,19}\b/g, "[redacted-pan]");
+  return (
+    text
+      .replace(/\b(sk|pk)_(test|live)_[A-Za-z0-9]+/g, "$1_$2_[redacted]")
+      .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_[redacted]")
+      // drizzle: "Failed query: <sql>\nparams: <the values>"; postgres: "Key (email)=(<value>) already exists".
+      .replace(/\bparams:[^\n]*/g, "params: [redacted]")
+      .replace(/(\bKey \(.*?\)=\().*?(?=\) (?:already exists|conflicts with|is not present|is still referenced))/g, "$1[redacted]")
+      // JSON.parse: `Unexpected token 'x', "<a piece of the body>"... is not valid JSON`.
+      .replace(/"[^\n]*"(\.\.\.)? is not valid JSON/g, "[redacted] is not valid JSON")
+      // Query strings of URLs and paths ("?email=...&documentNumber=...").
+      .replace(/((?:[a-z][a-z0-9+.-]*:\/\/|\/)[^\s?#"'`]*)\?[^\s#"'`]*/gi, "$1?[redacted]")
+      .replace(EMAIL, "[redacted-email]")
+      .replace(/\b\d{13,19}\b/g, "[redacted-pan]")
+      .replace(/\b\d{3}\.\d{3}\.\d{3}-\d{2}\b|\b\d{11}\b|\b[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}\b/g, "[redacted-document]")
+      .replace(/(?:\(\d{2}\) ?|\b\d{2} )9?\d{4}-\d{4}\b/g, "[redacted-phone]")
+  );
 }

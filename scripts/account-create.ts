@@ -5,7 +5,9 @@ import { createAccount } from "@/lib/services/accounts";
 import { ServiceError } from "@/lib/services/errors";
 
 const USAGE =
-  'Usage: npm run account:create -- --name "Loja" --document <cpf|cnpj> --email a@b.c [--password <pw>] [--pix-key <key>] [--json]';
+  'Usage: npm run account:create -- --name "Loja" --document <cpf|cnpj> --email a@b.c [--password <pw>] [--pix-key <key>] [--json]\n' +
+  "  --pix-key: a CPF, CNPJ, e-mail, random key (EVP) or mobile phone written with +55 (+55 11 98765-4321);\n" +
+  "  a CPF or CNPJ with wrong check digits is refused. Default: the account's document.";
 
 async function main() {
   const { values } = parseArgs({

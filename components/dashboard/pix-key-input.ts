@@ -1,18 +1,28 @@
-import { validatePixKey, type PixKeyResult } from "@/lib/domain/pix/keys";
+import { parsePixKey, type PixKeyProblem, type PixKeyResult } from "@/lib/domain/pix/keys";
 
-/**
- * A key typed with a document's punctuation is that document: "123.456.789-00" is a CPF (with wrong
- * check digits), not the phone +55 12 34567-8900 its digits would also spell.
- */
-export function punctuatedType(key: string): string | undefined {
-  const k = key.trim();
-  if (/^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(k)) return "cpf";
-  if (/^[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}\/[0-9A-Za-z]{4}-\d{2}$/.test(k)) return "cnpj";
-  return undefined;
-}
-
-/** The key as typed in a dashboard form: the chosen type, else the punctuation's, else inferred. */
+/** The key as typed in a form (sign-up, settings, cash-out): the chosen type, else its shape decides. */
 export function checkPixKeyInput(key: string, chosenType: string): PixKeyResult | null {
   if (!key.trim()) return null;
-  return validatePixKey(key, chosenType || punctuatedType(key));
+  return parsePixKey(key, chosenType || undefined);
+}
+
+const PHONE_HOWTO = "Se for um celular, escreva com +55, como +55 11 98765-4321.";
+
+/** Why a key was refused, for the merchant (the API's messages are in English). */
+export const PIX_KEY_PROBLEM_TEXT: Record<PixKeyProblem, string> = {
+  empty: "Informe a chave PIX.",
+  unknown_type: "Tipo de chave inválido.",
+  not_a_key: "Use CPF, CNPJ, e-mail, celular com +55 (como +55 11 98765-4321) ou chave aleatória.",
+  invalid_cpf: `CPF inválido: confira os dígitos. ${PHONE_HOWTO}`,
+  invalid_cnpj: `CNPJ inválido: confira os dígitos. ${PHONE_HOWTO}`,
+  invalid_email: "E-mail inválido.",
+  email_too_long: "Uma chave e-mail tem no máximo 77 caracteres.",
+  invalid_phone: "Celular inválido: use +55, o DDD e os 9 dígitos do celular, como +55 11 98765-4321. Telefone fixo não pode ser chave PIX.",
+  document_as_phone: `Isto está escrito como CPF ou CNPJ, não como telefone. ${PHONE_HOWTO}`,
+  invalid_evp: "Chave aleatória inválida: use o formato 123e4567-e89b-12d3-a456-426614174000.",
+};
+
+/** The refusal in Portuguese, or null when the key is fine (or not typed yet). */
+export function pixKeyErrorText(result: PixKeyResult | null): string | null {
+  return result && !result.ok ? PIX_KEY_PROBLEM_TEXT[result.problem] : null;
 }

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import { PageQuery } from "@/lib/http/pagination";
+import { MAX_YEAR, MIN_YEAR } from "@/lib/domain/iso-date";
+import { isoDateString } from "./query";
 
 const MAX_AMOUNT = 100_000_000;
 
@@ -49,9 +51,9 @@ export const CreateCheckoutInput = z
       .min(1, "must list at least one method")
       .optional()
       .meta({ description: "Methods the payer may choose: pix, boleto, credit_card (any case). Default: all three." }),
-    expiresAt: z
-      .string()
-      .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be an ISO 8601 date-time" })
+    expiresAt: isoDateString(
+      `must be an ISO 8601 date-time (2026-01-31T23:59:59-03:00), a real calendar day in years ${MIN_YEAR} to ${MAX_YEAR}`,
+    )
       .optional()
       .meta({ description: "When the link stops accepting payments (ISO 8601). Not with expiresInDays." }),
     expiresInDays: z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_YEAR, MIN_YEAR, parseIsoDate } from "@/lib/domain/iso-date";
 
 /** `?status=paid,refused`: a comma list of allowed values, any case. */
 export const commaList = <T extends string>(allowed: readonly T[]) =>
@@ -10,10 +11,27 @@ export const commaList = <T extends string>(allowed: readonly T[]) =>
     })
     .transform((xs) => xs as T[]);
 
-export const dateParam = z
-  .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be an ISO 8601 date or date-time" })
-  .meta({ description: "ISO 8601 date or date-time (a date-only `to` includes that whole day, UTC)" });
+const DATE_MESSAGE = `must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z), a real calendar day in years ${MIN_YEAR} to ${MAX_YEAR}`;
+
+/**
+ * An ISO 8601 date or date-time checked strictly (lib/domain/iso-date.ts) and handed on normalised:
+ * a date stays `YYYY-MM-DD`, a date-time becomes its UTC instant (`...Z`), so `new Date(value)` and
+ * `toBound(value)` read it the one way. Anything else is a 400 naming the field, never a 500 from the
+ * database.
+ */
+export const isoDateString = (message = DATE_MESSAGE) =>
+  z.string().transform((s, ctx) => {
+    const parsed = parseIsoDate(s);
+    if (!parsed) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return parsed.kind === "date" ? parsed.day : parsed.instant.toISOString();
+  });
+
+export const dateParam = isoDateString().meta({
+  description: "ISO 8601 date or date-time, years 1 to 9999; a date-time without offset is UTC (a date-only `to` includes that whole day, UTC)",
+});
 
 /** Upper bound of a `to` filter: a date-only value includes that whole day (UTC). */
 export function toBound(s: string): Date {

@@ -5,7 +5,7 @@ import { getDb, type Db, type Queryable } from "@/lib/db/client";
 import { apiKeys, companies, users } from "@/lib/db/schema";
 import { randomBase62, sha256Hex, encrypt, decrypt, safeEqual } from "@/lib/crypto";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
-import { validatePixKey } from "@/lib/domain/pix/keys";
+import { parsePixKey } from "@/lib/domain/pix/keys";
 import { DEFAULT_FEE_PLAN } from "@/lib/domain/fees";
 import { ensureLedgerAccounts } from "@/lib/ledger/accounts";
 import { ServiceError, validation } from "./errors";
@@ -58,7 +58,7 @@ export async function createAccount(raw: CreateAccountInput, fixed?: Fixed): Pro
   let pixKey: string | null = null;
   let pixKeyType: string | null = null;
   if (input.pixKey) {
-    const r = validatePixKey(input.pixKey);
+    const r = parsePixKey(input.pixKey);
     if (!r.ok) throw validation("The PIX key is invalid.", [{ field: "pixKey", message: r.message }]);
     pixKey = r.key;
     pixKeyType = r.type;

@@ -4,7 +4,7 @@ import { cashOuts } from "@/lib/db/schema";
 import { canonicalPixKeyType } from "@/lib/domain/cash-out";
 import { computeCashOutFee } from "@/lib/domain/fees";
 import { formatBRL } from "@/lib/domain/money";
-import { validatePixKey } from "@/lib/domain/pix/keys";
+import { parsePixKey } from "@/lib/domain/pix/keys";
 import { parseWith } from "@/lib/http/body";
 import { cashOutRequestJournal } from "@/lib/ledger/cash-out-journals";
 import { postJournal } from "@/lib/ledger/post";
@@ -15,24 +15,6 @@ import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import { cashOutResource, type CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "./context";
 import { ServiceError, validation } from "./errors";
-
-/**
- * A key sent without a type is guessed from its shape (lib/domain/pix/keys.ts), and the guess
- * takes an 11-digit number with wrong CPF check digits for a phone. For a payment that is harmless;
- * for money leaving the account, a mistyped CPF must not become a transfer to some phone's owner.
- * So a guess is refused when the key is written as a CPF ("111.444.777-35") but is not one, or
- * when it was read as a phone that is not a Brazilian mobile number (DDD + 9 digits starting
- * with 9, the only numbers the DICT registers as keys): the merchant can send pixKeyType.
- */
-function doubtfulGuess(raw: string, key: { type: string; key: string }): string | null {
-  if (/^\d{3}\.\d{3}\.\d{3}-\d{2}$/.test(raw.trim()) && key.type !== "cpf") {
-    return "The PIX key is not a valid CPF (11 digits with valid check digits).";
-  }
-  if (key.type === "phone" && !/^\+55[1-9]{2}9\d{8}$/.test(key.key)) {
-    return "The PIX key is neither a valid CPF nor a Brazilian mobile number (+55, area code, 9 digits starting with 9); send pixKeyType if it is right.";
-  }
-  return null;
-}
 
 /**
  * Requests a PIX transfer out of the available balance. The amount plus the account's cash-out fee
@@ -46,13 +28,13 @@ function doubtfulGuess(raw: string, key: { type: string; key: string }): string 
 export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
   const req = parseWith(CashOutRequest, input, "cash-out request");
   const keyType = canonicalPixKeyType(req.pixKeyType);
-  const key = validatePixKey(req.pixKey, keyType);
+  // The same parser as every other entry point (lib/domain/pix/keys.ts): with or without a type, a
+  // mistyped CPF is refused, never sent to the phone its digits spell, and a phone must be a mobile.
+  const key = parsePixKey(req.pixKey, keyType);
   if (!key.ok) {
-    const field = key.message.startsWith("Unknown PIX key type") ? "pixKeyType" : "pixKey";
+    const field = key.problem === "unknown_type" ? "pixKeyType" : "pixKey";
     throw validation(`The cash-out request is invalid: ${key.message}`, [{ field, message: key.message }]);
   }
-  const doubt = keyType === undefined ? doubtfulGuess(req.pixKey, key) : null;
-  if (doubt) throw validation(`The cash-out request is invalid: ${doubt}`, [{ field: "pixKey", message: doubt }]);
   if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
 

@@ -230,10 +230,10 @@ test.describe("merchant dashboard", () => {
       // Typed as a CPF (punctuation), with wrong check digits: refused, not taken for a phone number.
       await page.getByLabel("Chave PIX de destino").fill("123.456.789-00");
       await page.getByRole("button", { name: "Revisar saque" }).click();
-      await expect(page.getByText("Chave inválida: não é um CPF válido.")).toBeVisible();
+      await expect(page.getByText("CPF inválido: confira os dígitos. Se for um celular, escreva com +55, como +55 11 98765-4321.")).toBeVisible();
       await page.getByLabel("Chave PIX de destino").fill("chave qualquer");
       await page.getByRole("button", { name: "Revisar saque" }).click();
-      await expect(page.getByText("Use CPF, CNPJ, e-mail, telefone com DDD ou chave aleatória.")).toBeVisible();
+      await expect(page.getByText("Use CPF, CNPJ, e-mail, celular com +55 (como +55 11 98765-4321) ou chave aleatória.")).toBeVisible();
       await page.getByLabel("Valor (R$)").fill("9.999,00");
       await page.getByLabel("Chave PIX de destino").fill("financeiro@cafe-arara.com.br");
       await page.getByRole("button", { name: "Revisar saque" }).click();
@@ -259,7 +259,7 @@ test.describe("merchant dashboard", () => {
       await expect(page.getByTestId("fee-plan")).toContainText("0,99%");
       await expect(page.getByTestId("fee-plan")).toContainText("R$ 3,49");
       await page.getByLabel("Chave", { exact: true }).fill("nao-e-uma-chave");
-      await expect(page.getByText("Chave inválida para o tipo.")).toBeVisible();
+      await expect(page.getByText("Use CPF, CNPJ, e-mail, celular com +55 (como +55 11 98765-4321) ou chave aleatória.")).toBeVisible();
       await page.getByRole("button", { name: "Salvar alterações" }).click();
       await expect(alertOf(page)).toContainText("Revise os campos destacados.");
       await page.getByLabel("Chave", { exact: true }).fill("Financeiro@Cafe-Arara.com.br");

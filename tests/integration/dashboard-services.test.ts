@@ -128,9 +128,10 @@ describe("dashboard input helpers", () => {
     expect(reaisInput(5)).toBe("0,05");
   });
 
-  it("takes a key typed with CPF punctuation as a CPF, not as the phone its digits spell", () => {
-    expect(checkPixKeyInput("123.456.789-00", "")).toMatchObject({ ok: false });
-    expect(checkPixKeyInput("12345678900", "")).toMatchObject({ ok: true, type: "phone" });
+  it("takes a key written as a CPF (punctuated or 11 bare digits) as a CPF, not as the phone its digits spell", () => {
+    expect(checkPixKeyInput("123.456.789-00", "")).toMatchObject({ ok: false, problem: "invalid_cpf" });
+    expect(checkPixKeyInput("12345678900", "")).toMatchObject({ ok: false, problem: "invalid_cpf" });
+    expect(checkPixKeyInput("+55 12 34567-8900", "")).toMatchObject({ ok: false, problem: "invalid_phone" });
     expect(checkPixKeyInput("111.444.777-35", "")).toMatchObject({ ok: true, type: "cpf", key: "11144477735" });
     expect(checkPixKeyInput("  ", "")).toBeNull();
   });

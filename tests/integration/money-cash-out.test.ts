@@ -124,7 +124,6 @@ describe("POST /api/v1/cashOut/request", () => {
     ["fulano@banco.com.br", undefined, "fulano@banco.com.br", "email"],
     ["+55 (11) 98765-4321", undefined, "+5511987654321", "phone"],
     ["11987654321", "phone", "+5511987654321", "phone"],
-    ["11987654321", undefined, "+5511987654321", "phone"],
     ["5511987654321", "telefone", "+5511987654321", "phone"],
     ["123E4567-E89B-42D3-A456-426614174000", undefined, "123e4567-e89b-42d3-a456-426614174000", "evp"],
     ["123e4567-e89b-42d3-a456-426614174000", "random", "123e4567-e89b-42d3-a456-426614174000", "evp"],
@@ -137,7 +136,8 @@ describe("POST /api/v1/cashOut/request", () => {
   it.each([
     // [pixKey, pixKeyType, field]
     ["111.444.777-36", undefined, "pixKey"], // written as a CPF, check digit wrong
-    ["11144477736", undefined, "pixKey"], // bare 11 digits: not a CPF, and not a mobile number either
+    ["11144477736", undefined, "pixKey"], // bare 11 digits: a CPF by shape, with wrong check digits
+    ["11987654321", undefined, "pixKey"], // bare 11 digits are a CPF by shape even when they spell a mobile: +55 makes a phone
     ["1132654321", undefined, "pixKey"], // a landline guessed as a phone: the DICT has no such keys
     ["11144477736", "cpf", "pixKey"],
     ["11222333000182", "cnpj", "pixKey"],

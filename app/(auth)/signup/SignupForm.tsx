@@ -114,7 +114,7 @@ export function SignupForm() {
           name="pixKey"
           label="Chave PIX de recebimento (opcional)"
           errors={errors}
-          hint="Se ficar em branco, usamos o CPF/CNPJ da conta. Dá para mudar depois."
+          hint="CPF, CNPJ, e-mail, celular com +55 ou chave aleatória. Se ficar em branco, usamos o CPF/CNPJ da conta."
         />
         <button type="submit" className={ui.button} disabled={pending}>
           {pending ? "Criando conta…" : "Criar conta"}

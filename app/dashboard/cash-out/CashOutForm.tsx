@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState, useMemo, useState } from "react";
 import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
-import { checkPixKeyInput, punctuatedType } from "@/components/dashboard/pix-key-input";
+import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
@@ -41,10 +41,7 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
     if (amount === null || amount < 1) errs.amount = "Informe um valor em reais, como 150,00.";
     else if (after !== null && after < 0) errs.amount = `Saldo insuficiente: o disponível é ${formatBRL(available)}${fee ? ` e a tarifa é ${formatBRL(fee)}` : ""}.`;
     if (!key) errs.pixKey = "Informe a chave PIX de destino.";
-    else if (!key.ok) {
-      const type = pixKeyType || punctuatedType(pixKey);
-      errs.pixKey = type ? `Chave inválida: não é um ${PIX_KEY_TYPE_LABEL[type]} válido.` : "Use CPF, CNPJ, e-mail, telefone com DDD ou chave aleatória.";
-    }
+    else if (!key.ok) errs.pixKey = pixKeyErrorText(key) ?? "";
     setErrors(errs);
     if (Object.keys(errs).length === 0) setStep("confirm");
   }
@@ -135,7 +132,7 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
           autoComplete="off"
           value={pixKey}
           onChange={(e) => setPixKey(e.target.value)}
-          placeholder="CPF, CNPJ, e-mail, celular ou chave aleatória"
+          placeholder="CPF, CNPJ, e-mail, celular com +55 ou chave aleatória"
           aria-invalid={keyError ? true : undefined}
           aria-describedby="pixkey-msg"
         />

@@ -3,11 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
-import { validatePixKey } from "@/lib/domain/pix/keys";
 import { formatBRL } from "@/lib/domain/money";
 import { requestCashOut } from "@/lib/services/request-cash-out";
 import { parseReais } from "@/components/dashboard/money-input";
-import { punctuatedType } from "@/components/dashboard/pix-key-input";
+import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT } from "@/components/dashboard/pix-key-input";
 
 /**
  * Requests a PIX cash-out of the available balance (the form showed the fee and the balance after).
@@ -18,9 +17,9 @@ export async function cashOutAction(_prev: ActionState<{ id: number }>, formData
     const amount = parseReais(String(formData.get("amount") ?? ""));
     if (amount === null || amount < 1) return fieldError("Revise o valor.", "amount", "Informe um valor em reais, como 150,00.");
     const pixKey = String(formData.get("pixKey") ?? "").trim();
-    const pixKeyType = String(formData.get("pixKeyType") ?? "").trim() || punctuatedType(pixKey);
-    const key = validatePixKey(pixKey, pixKeyType);
-    if (!key.ok) return fieldError("Revise a chave PIX.", "pixKey", "Chave PIX inválida para o tipo escolhido.");
+    const key = checkPixKeyInput(pixKey, String(formData.get("pixKeyType") ?? "").trim());
+    if (!key) return fieldError("Revise a chave PIX.", "pixKey", PIX_KEY_PROBLEM_TEXT.empty);
+    if (!key.ok) return fieldError("Revise a chave PIX.", "pixKey", PIX_KEY_PROBLEM_TEXT[key.problem]);
     const description = String(formData.get("description") ?? "").trim().slice(0, 140) || undefined;
     const input = { amount, pixKey: key.key, pixKeyType: key.type, description };
     const state = await onceForFormKey<{ id: number }>(ctx, formData, { scope: "cash-out", request: input }, async (tx) => {

@@ -4,14 +4,22 @@ import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
 import { ServiceError } from "@/lib/services/errors";
 import { updateCompanySettings } from "@/lib/services/update-company-settings";
-import { punctuatedType } from "@/components/dashboard/pix-key-input";
+import { ADDRESS_FIELDS } from "@/lib/domain/address";
+import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 
 const FIELD_TEXT: Record<string, string> = {
   name: "Informe o nome da empresa (2 a 120 caracteres).",
   email: "Informe um e-mail válido.",
   city: "Informe a cidade (2 a 60 caracteres, com letras).",
-  pixKey: "Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com DDD ou chave aleatória, conforme o tipo.",
+  pixKey: "Informe a chave PIX.",
   pixKeyType: "Tipo de chave inválido.",
+  "address.street": "Use no máximo 200 caracteres.",
+  "address.streetNumber": "Use no máximo 20 caracteres.",
+  "address.complement": "Use no máximo 200 caracteres.",
+  "address.neighborhood": "Use no máximo 100 caracteres.",
+  "address.city": "Use no máximo 100 caracteres.",
+  "address.state": "Use a sigla do estado (UF), como SP.",
+  "address.zipCode": "Informe o CEP com 8 dígitos, como 01310-100.",
 };
 
 export async function updateSettingsAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
@@ -23,11 +31,16 @@ export async function updateSettingsAction(_prev: ActionState, formData: FormDat
         email: text("email"),
         city: text("city"),
         pixKey: text("pixKey"),
-        pixKeyType: text("pixKeyType") || punctuatedType(text("pixKey")),
+        pixKeyType: text("pixKeyType"),
+        address: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, text(`address.${f}`)])),
       });
     } catch (err) {
       if (err instanceof ServiceError && err.code === "validation_error" && err.errors?.length) {
-        const fieldErrors = Object.fromEntries(err.errors.map((e) => [e.field, FIELD_TEXT[e.field] ?? e.message]));
+        // The key's refusal says why (a mistyped CPF, a landline, ...), from the same parser the service used.
+        const keyText = pixKeyErrorText(checkPixKeyInput(text("pixKey"), text("pixKeyType")));
+        const fieldErrors = Object.fromEntries(
+          err.errors.map((e) => [e.field, (e.field === "pixKey" ? keyText : null) ?? FIELD_TEXT[e.field] ?? e.message]),
+        );
         return { status: "error", message: "Revise os campos destacados.", fieldErrors };
       }
       throw err;

@@ -36,7 +36,7 @@ export default async function SettingsPage() {
             <dd>{ctx.user.email}</dd>
           </dl>
           <SettingsForm
-            initial={{ name: a.name, email: a.email, city: a.city, pixKey: a.pixKey ?? "" }}
+            initial={{ name: a.name, email: a.email, city: a.city, pixKey: a.pixKey ?? "", address: a.address ?? null }}
           />
         </section>
         <section className={ui.card} aria-labelledby="tarifas">

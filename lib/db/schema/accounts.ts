@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { PostalAddress } from "@/lib/domain/address";
 import type { FeePlan } from "@/lib/domain/fees";
 
 /** A merchant account ("company" in the API). */
@@ -13,6 +14,8 @@ export const companies = pgTable("companies", {
   pixKeyType: text(),
   /** City printed in BR Codes (BACEN field 60, ASCII, 15 max). */
   city: text().notNull().default("SAO PAULO"),
+  /** Postal address printed on boletos as the beneficiary's (optional; dashboard settings). */
+  address: jsonb().$type<PostalAddress>(),
   feePlan: jsonb().$type<FeePlan>().notNull(),
   publicKey: text().notNull().unique(),
   /** The whsec_ signing secret, encrypted with the key-encryption secret (AES-256-GCM): it must be revealable. */

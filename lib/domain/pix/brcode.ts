@@ -4,7 +4,8 @@
  * field 63 closes the payload with the CRC16 of everything before its value.
  */
 import { crc16ccitt } from "@/lib/domain/pix/crc16";
-import { validatePixKey } from "@/lib/domain/pix/keys";
+import { parsePixKey } from "@/lib/domain/pix/keys";
+import { asciiFold, hasAsciiLetterOrDigit } from "@/lib/domain/text";
 
 export class BrCodeError extends Error {
   constructor(message: string) {
@@ -20,23 +21,20 @@ const TXID_MAX = 25;
 // Field 54 allows "\d{1,10}\.\d{2}": at most 9 999 999 999,99 reais.
 const AMOUNT_MAX_CENTS = 999_999_999_999;
 
-const FOLD_SPECIAL: Record<string, string> = {
-  ß: "ss", æ: "ae", Æ: "AE", œ: "oe", Œ: "OE", ø: "o", Ø: "O", đ: "d", Đ: "D", ł: "l", Ł: "L",
-};
+/**
+ * What field 59 and 60 carry when the merchant's name or city has nothing left after folding and
+ * transliteration (an emoji-only name, say): a charge must never fail for the way a name is written.
+ */
+export const FALLBACK_MERCHANT_NAME = "RECEBEDOR";
+export const FALLBACK_MERCHANT_CITY = "BRASIL";
 
 /**
- * Plain printable ASCII: accents removed ("São Paulo" -> "Sao Paulo"), anything else dropped.
- * The manual restricts name and city to ASCII, and many bank apps miscount multi-byte lengths.
+ * The manual restricts name and city to ASCII (and many bank apps miscount multi-byte lengths):
+ * folded and transliterated (lib/domain/text.ts), cut to the field's length, else the fallback.
  */
-export function asciiFold(s: string): string {
-  return s
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[ßæÆœŒøØđĐłŁ]/g, (c) => FOLD_SPECIAL[c] ?? "")
-    .replace(/\s/g, " ")
-    .replace(/[^\x20-\x7e]/g, "")
-    .replace(/ {2,}/g, " ")
-    .trim();
+function asciiField(s: string, max: number, fallback: string): string {
+  const folded = asciiFold(s).slice(0, max).trim();
+  return hasAsciiLetterOrDigit(folded) ? folded : fallback;
 }
 
 function tlv(id: string, value: string): string {
@@ -65,7 +63,7 @@ export type StaticBrCodeInput = {
  * dynamic payloads.
  */
 export function buildStaticBrCode(input: StaticBrCodeInput): string {
-  const key = validatePixKey(input.key);
+  const key = parsePixKey(input.key);
   if (!key.ok) throw new BrCodeError(key.message);
   const amount = input.amount;
   if (amount !== undefined && (!Number.isSafeInteger(amount) || amount <= 0 || amount > AMOUNT_MAX_CENTS)) {
@@ -74,10 +72,8 @@ export function buildStaticBrCode(input: StaticBrCodeInput): string {
   if (input.txid !== "***" && !new RegExp(`^[A-Za-z0-9]{1,${TXID_MAX}}$`).test(input.txid)) {
     throw new BrCodeError(`BR Code txid must be 1 to ${TXID_MAX} letters or digits, got "${input.txid}"`);
   }
-  const name = asciiFold(input.merchantName).slice(0, MERCHANT_NAME_MAX).trim();
-  const city = asciiFold(input.merchantCity).slice(0, MERCHANT_CITY_MAX).trim();
-  if (name === "") throw new BrCodeError("BR Code merchant name is empty");
-  if (city === "") throw new BrCodeError("BR Code merchant city is empty");
+  const name = asciiField(input.merchantName, MERCHANT_NAME_MAX, FALLBACK_MERCHANT_NAME);
+  const city = asciiField(input.merchantCity, MERCHANT_CITY_MAX, FALLBACK_MERCHANT_CITY);
 
   let account = tlv("00", PIX_GUI) + tlv("01", key.key);
   if (input.description) {

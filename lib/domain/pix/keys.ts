@@ -1,114 +1,146 @@
 /**
  * PIX keys (chaves) as the DICT registers them (Manual de Padrões para Iniciação do Pix):
- * CPF 11 digits, CNPJ 14, e-mail lowercase up to 77 characters, phone E.164 with "+55",
- * EVP a random lowercase UUID. Merchants type keys with punctuation and in any case, so keys are
- * normalized to the DICT form before they go into a BR Code or a cash-out.
+ * CPF 11 digits, CNPJ 14, e-mail lowercase up to 77 characters, phone E.164 with "+55" (a mobile
+ * number: the DICT registers only those), EVP a random lowercase UUID. Merchants type keys with
+ * punctuation and in any case, so keys are normalised to the DICT form before they go into a
+ * BR Code or a cash-out.
+ *
+ * `parsePixKey` is the one parser for every way a key comes in (sign-up, `account:create`, the
+ * dashboard settings, cash-outs by API and dashboard, the BR Code builder): the same text gives the
+ * same key or the same refusal everywhere. The rule that matters most for money: a value shaped
+ * like a CPF or CNPJ (punctuated like one, or 11 / 14 bare digits) is that document, and when its
+ * check digits are wrong it is refused, never read as a phone number that happens to have as many
+ * digits ("111.444.777-30" is a mistyped CPF, not +55 11 14447-7730). A phone key is written with
+ * "+55", or sent with the type "phone".
  */
 import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documents";
 
 export const PIX_KEY_TYPES = ["cpf", "cnpj", "email", "phone", "evp"] as const;
 export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
 
+/** Why a key was refused, for callers that word the refusal in their own language. */
+export type PixKeyProblem =
+  | "empty"
+  | "unknown_type"
+  | "not_a_key"
+  | "invalid_cpf"
+  | "invalid_cnpj"
+  | "invalid_email"
+  | "email_too_long"
+  | "invalid_phone"
+  | "document_as_phone"
+  | "invalid_evp";
+
 export type PixKeyResult =
   | { ok: true; type: PixKeyType; key: string }
-  | { ok: false; message: string };
+  | { ok: false; problem: PixKeyProblem; message: string };
 
 const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // The DICT's e-mail pattern (lowercase local part and domain labels of at most 63 characters).
 const EMAIL =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const EMAIL_MAX = 77;
-const E164 = /^\+[1-9][0-9]\d{1,14}$/;
-// +55, a two-digit area code (DDD, no zeros), then 8 (landline) or 9 (mobile) digits.
-const BRAZIL_PHONE = /^\+55[1-9]{2}\d{8,9}$/;
+// +55, a two-digit area code (DDD, no zeros), then a mobile number: 9 digits starting with 9.
+// Landlines (8 digits) cannot be PIX keys: the DICT registers mobile numbers only.
+const BRAZIL_MOBILE = /^\+55[1-9]{2}9\d{8}$/;
+// How people write the documents: every separator optional, so "111.444.77730" and "11144477735"
+// are CPF-shaped too. CNPJs may have letters in their first 12 characters (from July 2026).
+const CPF_SHAPE = /^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/;
+const CNPJ_SHAPE = /^[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}\/?[0-9A-Za-z]{4}-?\d{2}$/;
+// Separators people put in phone numbers: spaces, parentheses, hyphens, dots.
+const PHONE_SEPARATORS = /[\s().-]/g;
+
+const PHONE_HOWTO = "A phone key is written with the country code, as +55 11 98765-4321 (or sent with the type phone).";
+const MESSAGES: Record<PixKeyProblem, string> = {
+  empty: "The PIX key is empty.",
+  unknown_type: "Unknown PIX key type: use cpf, cnpj, email, phone or evp.",
+  not_a_key: `The PIX key is not a CPF, CNPJ, e-mail, phone or random (EVP) key. ${PHONE_HOWTO}`,
+  invalid_cpf: `The PIX key is not a valid CPF (11 digits whose check digits hold). ${PHONE_HOWTO}`,
+  invalid_cnpj: `The PIX key is not a valid CNPJ (14 characters whose check digits hold). ${PHONE_HOWTO}`,
+  invalid_email: "The PIX key is not a valid e-mail address.",
+  email_too_long: `An e-mail PIX key has at most ${EMAIL_MAX} characters.`,
+  invalid_phone:
+    "The PIX key is not a Brazilian mobile number: +55, a two-digit area code, then 9 digits starting with 9 (+55 11 98765-4321). Landlines cannot be PIX keys.",
+  document_as_phone: `The PIX key is written as a CPF or CNPJ, not as a phone number. ${PHONE_HOWTO}`,
+  invalid_evp: "The PIX key is not a valid random key (EVP, a UUID).",
+};
+
+const fail = (problem: PixKeyProblem, message = MESSAGES[problem]): PixKeyResult => ({ ok: false, problem, message });
 
 function isPixKeyType(s: string): s is PixKeyType {
   return (PIX_KEY_TYPES as readonly string[]).includes(s);
 }
 
-function phoneDigits(s: string): string {
-  return s.replace(/[\s().-]/g, "");
+function isDocumentShaped(k: string): boolean {
+  return CPF_SHAPE.test(k) || CNPJ_SHAPE.test(k);
 }
 
 /**
- * Shape-based guess for a key sent without a type. An 11-digit string is ambiguous (CPF or a phone
- * with area code and no "+55"): it is a CPF when its check digits are valid, otherwise a phone.
+ * The type a key's shape says, before any check: the order is the rule. Documents come before phones,
+ * so 11 bare digits are a CPF (valid or not); "+" or phone punctuation makes a phone.
  */
-export function inferPixKeyType(key: string): PixKeyType | null {
-  const k = key.trim();
-  if (k === "") return null;
+function typeByShape(k: string): PixKeyType | null {
   if (EVP.test(k.toLowerCase())) return "evp";
   if (k.includes("@")) return "email";
   if (k.startsWith("+")) return "phone";
-  const doc = normalizeDocument(k);
-  if (/^\d{11}$/.test(doc) && isValidCpf(doc)) return "cpf";
-  if (/^[0-9A-Z]{12}\d{2}$/.test(doc) && isValidCnpj(doc)) return "cnpj";
-  const digits = phoneDigits(k);
-  if (/^\d{10,11}$/.test(digits) || /^55\d{10,11}$/.test(digits)) return "phone";
+  if (CPF_SHAPE.test(k)) return "cpf";
+  if (CNPJ_SHAPE.test(k)) return "cnpj";
+  // Area code and number (10 or 11 digits), perhaps after the country code 55.
+  if (/^(55)?\d{10,11}$/.test(k.replace(PHONE_SEPARATORS, ""))) return "phone";
   return null;
 }
 
-function normalizePhone(raw: string): string | null {
-  const digits = phoneDigits(raw.trim());
+/** "+55 (11) 98765-4321", "(11) 98765-4321", "5511987654321" -> "+5511987654321" when it is a mobile. */
+function parsePhone(k: string): PixKeyResult {
+  // Sent as a phone but punctuated as a document: as likely a CPF pasted into the wrong field.
+  if (isDocumentShaped(k) && /[./-]/.test(k)) return fail("document_as_phone");
+  const digits = k.replace(PHONE_SEPARATORS, "");
   let e164: string;
-  if (digits.startsWith("+")) e164 = digits;
+  if (/^\+\d+$/.test(digits)) e164 = digits;
   else if (/^\d{10,11}$/.test(digits)) e164 = `+55${digits}`;
   else if (/^55\d{10,11}$/.test(digits)) e164 = `+${digits}`;
-  else return null;
-  return E164.test(e164) && BRAZIL_PHONE.test(e164) ? e164 : null;
+  else return fail("invalid_phone");
+  return BRAZIL_MOBILE.test(e164) ? { ok: true, type: "phone", key: e164 } : fail("invalid_phone");
 }
 
-/** `type` in any case ("CPF", "Email"); inferred when absent. Returns the key in DICT form. */
-export function validatePixKey(key: string, type?: string | null): PixKeyResult {
-  if (typeof key !== "string" || key.trim() === "") return { ok: false, message: "The PIX key is empty." };
-  let keyType: PixKeyType;
-  if (type === undefined || type === null || type === "") {
-    const inferred = inferPixKeyType(key);
-    if (inferred === null) {
-      return { ok: false, message: "The PIX key is not a CPF, CNPJ, e-mail, phone or random (EVP) key." };
-    }
-    keyType = inferred;
+/**
+ * The one PIX key parser. `type` in any case ("CPF", "Email"); when absent the key's shape decides
+ * (see typeByShape). Returns the key in DICT form, or why it is refused with a message for the API.
+ */
+export function parsePixKey(raw: string, type?: string | null): PixKeyResult {
+  if (typeof raw !== "string" || raw.trim() === "") return fail("empty");
+  const k = raw.trim();
+  let keyType: PixKeyType | null;
+  if (type === undefined || type === null || type.trim() === "") {
+    keyType = typeByShape(k);
+    if (keyType === null) return fail("not_a_key");
   } else {
     const lowered = type.trim().toLowerCase();
     if (!isPixKeyType(lowered)) {
-      return { ok: false, message: `Unknown PIX key type "${type}": use cpf, cnpj, email, phone or evp.` };
+      return fail("unknown_type", `Unknown PIX key type "${type}": use cpf, cnpj, email, phone or evp.`);
     }
     keyType = lowered;
   }
 
   switch (keyType) {
     case "cpf": {
-      const cpf = normalizeDocument(key);
-      return /^\d{11}$/.test(cpf) && isValidCpf(cpf)
-        ? { ok: true, type: "cpf", key: cpf }
-        : { ok: false, message: "The PIX key is not a valid CPF (11 digits with valid check digits)." };
+      const cpf = normalizeDocument(k);
+      return isValidCpf(cpf) ? { ok: true, type: "cpf", key: cpf } : fail("invalid_cpf");
     }
     case "cnpj": {
-      const cnpj = normalizeDocument(key);
-      return isValidCnpj(cnpj)
-        ? { ok: true, type: "cnpj", key: cnpj }
-        : { ok: false, message: "The PIX key is not a valid CNPJ (14 characters with valid check digits)." };
+      const cnpj = normalizeDocument(k);
+      return isValidCnpj(cnpj) ? { ok: true, type: "cnpj", key: cnpj } : fail("invalid_cnpj");
     }
     case "email": {
-      const email = key.trim().toLowerCase();
-      if (email.length > EMAIL_MAX) {
-        return { ok: false, message: `An e-mail PIX key has at most ${EMAIL_MAX} characters.` };
-      }
-      return EMAIL.test(email)
-        ? { ok: true, type: "email", key: email }
-        : { ok: false, message: "The PIX key is not a valid e-mail address." };
+      const email = k.toLowerCase();
+      if (email.length > EMAIL_MAX) return fail("email_too_long");
+      return EMAIL.test(email) ? { ok: true, type: "email", key: email } : fail("invalid_email");
     }
-    case "phone": {
-      const phone = normalizePhone(key);
-      return phone !== null
-        ? { ok: true, type: "phone", key: phone }
-        : { ok: false, message: "The PIX key is not a valid Brazilian phone number (+55, area code, number)." };
-    }
+    case "phone":
+      return parsePhone(k);
     case "evp": {
-      const evp = key.trim().toLowerCase();
-      return EVP.test(evp)
-        ? { ok: true, type: "evp", key: evp }
-        : { ok: false, message: "The PIX key is not a valid random key (EVP, a UUID)." };
+      const evp = k.toLowerCase();
+      return EVP.test(evp) ? { ok: true, type: "evp", key: evp } : fail("invalid_evp");
     }
   }
 }
