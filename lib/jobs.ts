@@ -35,6 +35,14 @@ export function startBackgroundJobs(opts: { force?: boolean } = {}): () => Promi
   return () => stopAll();
 }
 
+/**
+ * Stops every loop of this process and resolves when each has finished its current batch (the
+ * dispatcher: its deliveries in flight, with their attempts recorded). Used by the clean shutdown.
+ */
+export function stopBackgroundJobs(): Promise<void> {
+  return stopAll();
+}
+
 async function stopAll(): Promise<void> {
   const stops = g.__araraJobs ?? [];
   g.__araraJobs = undefined;

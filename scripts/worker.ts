@@ -1,23 +1,28 @@
-import { closeDb, ensureDatabase } from "@/lib/db/client";
-import { startBackgroundJobs } from "@/lib/jobs";
+import { ensureDatabase, shutdownDb } from "@/lib/db/client";
+import { startBackgroundJobs, stopBackgroundJobs } from "@/lib/jobs";
 import { getLogger } from "@/lib/logger";
+import { handleShutdownSignals, isShuttingDown } from "@/lib/shutdown";
 
 /**
  * `npm run worker`: the background loops (webhook dispatcher, sandbox PSP, settlement) without the
  * HTTP server. Run it beside app instances started with BACKGROUND_JOBS=off, or as extra capacity:
  * every loop claims work with FOR UPDATE SKIP LOCKED, so workers and apps never take the same row.
+ *
+ * SIGINT/SIGTERM: the loops stop claiming and finish their current batch (deliveries in flight are
+ * answered and their attempts recorded), the database closes, exit 0; bounded like the app's
+ * shutdown (lib/shutdown.ts). tsx's own signal relay stays in place (no takeOver).
  */
 async function main() {
+  handleShutdownSignals(() => ({
+    drain: [{ name: "background jobs", run: stopBackgroundJobs }],
+    close: shutdownDb,
+    drainMs: 8_000,
+    limitMs: 10_000,
+  }));
   await ensureDatabase();
-  const stop = startBackgroundJobs({ force: true });
+  if (isShuttingDown()) return;
+  startBackgroundJobs({ force: true });
   getLogger().info("worker started");
-  const shutdown = async () => {
-    await stop(); // lets deliveries in flight finish and record their attempt
-    await closeDb();
-    process.exit(0);
-  };
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
 }
 
 main().catch((e) => {

@@ -20,7 +20,7 @@ type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>;
 
 // Kept on globalThis so that dev-server reloads reuse it: PGlite takes no lock on its directory and
 // two instances on one directory would corrupt it.
-const g = globalThis as unknown as { __araraDb?: Handle };
+const g = globalThis as unknown as { __araraDb?: Handle; __araraDbShutDown?: boolean };
 
 function open(): Handle {
   const env = getEnv();
@@ -44,6 +44,7 @@ function open(): Handle {
 }
 
 function handle(): Handle {
+  if (g.__araraDbShutDown) throw new Error("The database is closed: the process is shutting down.");
   g.__araraDb ??= open();
   return g.__araraDb;
 }
@@ -61,6 +62,17 @@ export async function closeDb(): Promise<void> {
   const h = g.__araraDb;
   g.__araraDb = undefined;
   if (h) await h.close();
+}
+
+/**
+ * The last close of the process (clean shutdown, lib/shutdown.ts): PGlite waits for the queries and
+ * transactions in progress, then shuts its PostgreSQL down cleanly (the next start needs no crash
+ * recovery); postgres.js lets the running queries finish (up to 5 s) and ends its connections. Unlike closeDb(), a later getDb()
+ * throws instead of opening the database again behind the shutdown's back.
+ */
+export async function shutdownDb(): Promise<void> {
+  g.__araraDbShutDown = true;
+  await closeDb();
 }
 
 /** Memoised: migrations (and the demo merchant on the embedded database) run once per process. */

@@ -173,14 +173,16 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
     (paths[op.path] as Record<string, ZodOpenApiOperationObject>)[op.method] = operationObject(op);
   }
   const list = guides(env);
+  // OpenAPI 3.1's info.summary: zod-openapi 5 passes it through, but its InfoObject type does not list it.
+  const info = {
+    title: "Arara payments API",
+    version: API_VERSION,
+    summary: "PIX, boleto and card charges, cash-out, webhooks and hosted checkout for Brazil.",
+    description: guidesMarkdown(list),
+  };
   const doc = createDocument({
     openapi: "3.1.0",
-    info: {
-      title: "Arara payments API",
-      version: API_VERSION,
-      summary: "PIX, boleto and card charges, cash-out, webhooks and hosted checkout for Brazil.",
-      description: guidesMarkdown(list),
-    },
+    info,
     servers: [{ url: env.baseUrl, description: "This deployment" }],
     tags: TAGS.filter((t) => ops.some((o) => o.tag === t.name) || t.name === "Webhooks"),
     paths,

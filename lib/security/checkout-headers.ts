@@ -11,6 +11,11 @@ import { NextResponse, type NextRequest } from "next/server";
  * 'strict-dynamic' lets the nonced scripts load the page's chunks. No inline style attributes are
  * used, so style-src has no 'unsafe-inline'. Nothing may frame the page (clickjacking of the pay
  * button), and the URL, a capability (whoever has it sees the order), is never sent as a Referer.
+ *
+ * Development only (`next dev`): Next's dev overlay and hot reload evaluate code ('unsafe-eval') and
+ * insert <style> elements of their own without the nonce, so style-src is 'unsafe-inline' there (a
+ * nonce beside it would make browsers ignore 'unsafe-inline'). Scripts keep the nonce. Production
+ * gets neither relaxation.
  */
 export function checkoutProxy(request: NextRequest): NextResponse {
   // The boleto PDF is a document for the browser's PDF viewer, not a page: a CSP on it (object-src
@@ -27,7 +32,7 @@ export function checkoutProxy(request: NextRequest): NextResponse {
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config";
-import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// An ES module (.mts): package.json has no "type": "module", and Vite warns about ESM syntax in a
+// .ts config it would load as CommonJS.
+const root = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": root.replace(/\/$/, "") } },
   test: {
     pool: "forks",
     testTimeout: 30_000,
