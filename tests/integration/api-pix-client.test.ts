@@ -226,6 +226,12 @@ describe("the local PSP validates what it receives against the spec", () => {
     expect(r2.json.violacoes[0].propriedade).toBe("parametros.fim");
     const r3 = await raw("GET", `/api/v2/cob/${generateTxid()}`);
     expect(r3.status).toBe(401);
+    const r4 = await raw("GET", "/api/v2/cob/not-a-txid", undefined, h);
+    expect(r4).toMatchObject({ status: 400, json: { type: "https://pix.bcb.gov.br/api/v2/error/CobConsultaInvalida" } });
+    const r5 = await raw("GET", `/api/v2/cob/${generateTxid()}?pagina=1`, undefined, h);
+    expect(r5.status).toBe(400);
+    const r6 = await raw("GET", "/api/v2/pix/E123", undefined, h);
+    expect(r6).toMatchObject({ status: 400, json: { type: "https://pix.bcb.gov.br/api/v2/error/PixConsultaInvalida" } });
   });
 
   it("the token endpoint wants client_credentials in a form body", async () => {
@@ -608,6 +614,37 @@ describe("webhook", () => {
       expect(webhookPixCallbackSchema.parse(rx.hits[1].body).pix[0].devolucoes?.map((d) => d.status)).toEqual(["DEVOLVIDO"]);
     } finally {
       await rx.close();
+    }
+  });
+});
+
+describe("webhook over HTTPS", () => {
+  it("the PSP presents its own client certificate to an HTTPS receiver (mutual TLS, as the spec asks)", async () => {
+    const seen: { authorized: boolean; subject?: string; url?: string }[] = [];
+    const rx = https.createServer(
+      { key: pki.server.keyPem, cert: pki.server.certPem, ca: [pki.ca.certPem], requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        const socket = req.socket as import("node:tls").TLSSocket;
+        seen.push({ authorized: socket.authorized, subject: socket.getPeerCertificate().subject?.CN, url: req.url });
+        req.resume();
+        req.on("end", () => res.writeHead(200).end());
+      },
+    );
+    await new Promise<void>((r) => rx.listen(0, "127.0.0.1", () => r()));
+    const tlsPsp = await startApiPixPsp({ pki, webhookCaPem: pki.ca.certPem });
+    try {
+      const client = clientFor({}, tlsPsp);
+      const url = `https://127.0.0.1:${(rx.address() as AddressInfo).port}/api/v1/psp/api-pix/abc`;
+      await client.putWebhook(tlsPsp.keys[0], url);
+      const txid = generateTxid();
+      await client.createCob(txid, buildCobRequest({ amount: 100, chave: tlsPsp.keys[0], expiracao: 600 }));
+      await tlsPsp.pay(txid);
+      expect((await tlsPsp.deliverWebhooks()).map((d) => d.status)).toEqual([200]);
+      expect(seen).toEqual([{ authorized: true, subject: "psp-de-testes-webhooks", url: "/api/v1/psp/api-pix/abc/pix" }]);
+      expect(tlsPsp.internalErrors).toEqual([]);
+    } finally {
+      await tlsPsp.close();
+      await new Promise<void>((r) => rx.close(() => r()));
     }
   });
 });

@@ -367,15 +367,28 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     return ok(201, cobGeradaSchema, cobView(created));
   }
 
-  function getCob(txid: string): HttpAnswer {
-    const c = TXID_REGEX.test(txid) ? cobs.get(txid) : undefined;
+  const consultaInvalida = (tipo: string, razao: string, propriedade: string) =>
+    problem(400, tipo, "Consulta inválida.", "Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.", [{ razao, propriedade }]);
+
+  function getCob(txid: string, url: URL): HttpAnswer {
+    if (!TXID_REGEX.test(txid)) return consultaInvalida("CobConsultaInvalida", "O parâmetro txid não respeita o _schema_.", "txid");
+    for (const k of url.searchParams.keys()) {
+      if (k !== "revisao") return consultaInvalida("CobConsultaInvalida", `O parâmetro ${k} não existe nesta consulta.`, k);
+    }
+    const c = cobs.get(txid);
     if (!c) return problem(404, "CobNaoEncontrado", "Cobrança não encontrada.", "Cobrança não encontrada para o txid informado.");
+    const revisao = url.searchParams.get("revisao");
+    // Only the current revision is kept here; an older or unknown one is refused as the spec says.
+    if (revisao !== null && (!/^\d{1,9}$/.test(revisao) || Number(revisao) !== c.revisao)) {
+      return consultaInvalida("CobConsultaInvalida", "O parâmetro revisao corresponde a uma revisão inexistente para a cobrança.", "revisao");
+    }
     const view = { ...cobView(c), ...(c.pix.length > 0 ? { pix: c.pix.map((e) => pixView(pixes.get(e)!)) } : {}) };
     return ok(200, cobCompletaSchema, view);
   }
 
   function getPix(e2eid: string): HttpAnswer {
-    const p = E2EID_REGEX.test(e2eid) ? pixes.get(e2eid) : undefined;
+    if (!E2EID_REGEX.test(e2eid)) return consultaInvalida("PixConsultaInvalida", "O parâmetro e2eid não respeita o _schema_.", "e2eid");
+    const p = pixes.get(e2eid);
     if (!p) return problem(404, "PixNaoEncontrado", "Pix não encontrado.", "Pix não encontrado para o e2eid informado.");
     return ok(200, pixSchema, pixView(p));
   }
@@ -472,6 +485,8 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   }
 
   function getDevolucao(e2eid: string, id: string): HttpAnswer {
+    if (!E2EID_REGEX.test(e2eid)) return consultaInvalida("PixConsultaInvalida", "O parâmetro e2eid não respeita o _schema_.", "e2eid");
+    if (!DEVOLUCAO_ID_REGEX.test(id)) return consultaInvalida("PixConsultaInvalida", "O parâmetro id não respeita o _schema_.", "id");
     const d = pixes.get(e2eid)?.devolucoes.find((x) => x.id === id);
     if (!d) return problem(404, "PixDevolucaoNaoEncontrada", "Devolução não encontrada.", "Devolução não encontrada para o e2eid informado.");
     return ok(200, devolucaoSchema, d);
@@ -494,6 +509,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   }
 
   function getWebhook(chave: string): HttpAnswer {
+    if (chave.length > 77) return consultaInvalida("WebhookConsultaInvalida", "O parâmetro chave tem mais de 77 caracteres.", "chave");
     const w = webhooks.get(chave);
     if (!w) return problem(404, "WebhookNaoEncontrado", "Webhook não encontrado.", "O webhook associado à chave não encontra-se estabelecido.");
     return ok(200, webhookCompletoSchema, { ...w, cnpj });
@@ -510,7 +526,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     let m: RegExpExecArray | null;
     if ((m = /^\/cob\/([^/]+)$/.exec(rest))) {
       if (method === "PUT") return putCob(req, m[1], body);
-      if (method === "GET") return getCob(m[1]);
+      if (method === "GET") return getCob(m[1], url);
     } else if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(rest))) {
       if (method === "PUT") return putDevolucao(req, m[1], m[2], body);
       if (method === "GET") return getDevolucao(m[1], m[2]);
