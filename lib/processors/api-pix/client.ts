@@ -157,7 +157,8 @@ export class ApiPixClient {
     if ("pfx" in c) {
       if (c.passphrase) this.fixedSecrets.push(c.passphrase);
     } else {
-      this.fixedSecrets.push(c.keyPem.trim());
+      // The key as a whole and each of its base64 lines.
+      this.fixedSecrets.push(c.keyPem.trim(), ...c.keyPem.split(/\r?\n/).filter((l) => l.length >= 16 && !l.startsWith("-----")));
       if (c.keyPassphrase) this.fixedSecrets.push(c.keyPassphrase);
     }
     this.agent = createMtlsAgent({ certificate: c, caPem: config.caPem }, this.host);
@@ -170,7 +171,12 @@ export class ApiPixClient {
 
   // ---- operations ----------------------------------------------------------------------------------
 
-  /** `PUT /cob/{txid}`: creates the immediate charge (or revises it while ATIVA). */
+  /**
+   * `PUT /cob/{txid}`: creates the immediate charge (or revises it while ATIVA; the same body again
+   * changes nothing, so a call that timed out can be repeated with the same txid). The BR Code
+   * (`pixCopiaECola`) is checked when the PSP returns one; it is optional in the spec, and without
+   * it the dynamic BR Code is built from `location`.
+   */
   async createCob(txid: string, body: CobSolicitada): Promise<CobGerada> {
     const op = "PUT /cob/{txid}";
     this.checkInput(op, txidSchema, txid, "txid");
