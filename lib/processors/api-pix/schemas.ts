@@ -1,0 +1,281 @@
+/**
+ * The parts of Banco Central's API Pix (OpenAPI `openapi.yaml` of the public `bacen/pix-api`
+ * repository, release 2.8.x) that Arara uses, as zod schemas: immediate charges (`/cob/{txid}`),
+ * received Pix (`/pix`, `/pix/{e2eid}`), refunds (`/pix/{e2eid}/devolucao/{id}`), the Pix webhook
+ * (`/webhook/{chave}` and the callback it triggers), problem bodies (RFC 7807) and the OAuth2
+ * client-credentials token.
+ *
+ * These schemas describe the spec and nothing else: the client's request builders live in the
+ * client, so that the local PSP used in tests, which validates every request with these schemas,
+ * checks what the client actually sends.
+ *
+ * Conventions:
+ * - The YAML writes its patterns unanchored ("[a-zA-Z0-9]{26,35}"); a pattern is meant to match the
+ *   whole value, so they are anchored here.
+ * - Request bodies are strict objects: a property the spec does not define is a bug in the sender
+ *   (a misspelt optional field would otherwise be silently ignored by the PSP).
+ * - Responses are loose: the spec lets PSPs add fields at any time ("Adição de novos campos em
+ *   respostas"), and a client must not break on them.
+ */
+import { z } from "zod";
+
+export const TXID_REGEX = /^[a-zA-Z0-9]{26,35}$/;
+/** A txid inside a received Pix: 1 to 35, because static QR payments reach `/pix` too (changelog 2.2.1). */
+export const PIX_TXID_REGEX = /^[a-zA-Z0-9]{1,35}$/;
+export const E2EID_REGEX = /^[a-zA-Z0-9]{32}$/;
+export const DEVOLUCAO_ID_REGEX = /^[a-zA-Z0-9]{1,35}$/;
+export const RTRID_REGEX = /^[a-zA-Z0-9]{32}$/;
+/** Money: reais with exactly two decimals, a dot as separator, no thousands separator. */
+export const VALOR_REGEX = /^\d{1,10}\.\d{2}$/;
+export const CPF_REGEX = /^\d{11}$/;
+export const CNPJ_REGEX = /^\d{14}$/;
+export const CHAVE_MAX_LENGTH = 77;
+export const PIX_COPIA_E_COLA_MAX_LENGTH = 512;
+const INT32_MAX = 2_147_483_647;
+
+/** `type` of a problem body: `https://pix.bcb.gov.br/api/v2/error/<TipoErro>`. */
+export const PROBLEM_TYPE_BASE = "https://pix.bcb.gov.br/api/v2/error/";
+
+// ---- scalars -------------------------------------------------------------------------------------
+
+export const txidSchema = z.string().regex(TXID_REGEX, "txid must be 26 to 35 letters or digits");
+export const pixTxidSchema = z.string().regex(PIX_TXID_REGEX, "txid must be 1 to 35 letters or digits");
+export const e2eidSchema = z.string().regex(E2EID_REGEX, "endToEndId must be 32 letters or digits");
+export const devolucaoIdSchema = z.string().regex(DEVOLUCAO_ID_REGEX, "devolução id must be 1 to 35 letters or digits");
+export const rtrIdSchema = z.string().regex(RTRID_REGEX, "rtrId must be 32 letters or digits");
+export const valorSchema = z.string().regex(VALOR_REGEX, 'must be a decimal string such as "12.34"');
+export const cpfSchema = z.string().regex(CPF_REGEX, "cpf must be 11 digits");
+export const cnpjSchema = z.string().regex(CNPJ_REGEX, "cnpj must be 14 digits");
+export const chaveSchema = z.string().min(1).max(CHAVE_MAX_LENGTH);
+/** RFC 3339 date-time: "2020-09-09T20:15:00.358Z" or with an offset ("-03:00"). */
+export const dateTimeSchema = z.iso.datetime({ offset: true });
+const httpUrlSchema = z.url({ protocol: /^https?$/ });
+
+/** Status of the charge record (CobrancaStatus); it does not say whether the charge has expired. */
+export const COB_STATUSES = ["ATIVA", "CONCLUIDA", "REMOVIDA_PELO_USUARIO_RECEBEDOR", "REMOVIDA_PELO_PSP"] as const;
+export const cobStatusSchema = z.enum(COB_STATUSES);
+export type CobStatus = z.infer<typeof cobStatusSchema>;
+
+export const DEVOLUCAO_STATUSES = ["EM_PROCESSAMENTO", "DEVOLVIDO", "NAO_REALIZADO"] as const;
+export const devolucaoStatusSchema = z.enum(DEVOLUCAO_STATUSES);
+export type DevolucaoStatus = z.infer<typeof devolucaoStatusSchema>;
+
+/** What a receiving user may ask for (DevolucaoSolicitadaNatureza). */
+export const devolucaoNaturezaSolicitadaSchema = z.enum(["ORIGINAL", "RETIRADA"]);
+
+// ---- shared shapes (strict in requests, loose in responses) ---------------------------------------
+
+const nomeSchema = z.string().min(1).max(200);
+const pessoaFisicaShape = { cpf: cpfSchema, nome: nomeSchema };
+const pessoaJuridicaShape = { cnpj: cnpjSchema, nome: nomeSchema };
+const infoAdicionalShape = { nome: z.string().max(50), valor: z.string().max(200) };
+
+/** devedor: oneOf PessoaFisica | PessoaJuridica (never both documents). */
+export const devedorRequestSchema = z.union([z.strictObject(pessoaFisicaShape), z.strictObject(pessoaJuridicaShape)]);
+export type Devedor = z.infer<typeof devedorRequestSchema>;
+const devedorResponseSchema = z.union([z.looseObject(pessoaFisicaShape), z.looseObject(pessoaJuridicaShape)]);
+
+// ---- requests ------------------------------------------------------------------------------------
+
+/** Body of `PUT /cob/{txid}` (CobSolicitada; withdrawal/change "retirada" is out of Arara's scope). */
+export const cobSolicitadaSchema = z.strictObject({
+  calendario: z.strictObject({
+    /** Seconds from `calendario.criacao`; the PSP assumes 86400 when absent; zero or less is a violation. */
+    expiracao: z.int().min(1).max(INT32_MAX).optional(),
+  }),
+  devedor: devedorRequestSchema.optional(),
+  loc: z.strictObject({ id: z.int().min(1) }).optional(),
+  valor: z.strictObject({
+    original: valorSchema,
+    /** 1: the payer may change the amount. Absent means 0. */
+    modalidadeAlteracao: z.union([z.literal(0), z.literal(1)]).optional(),
+  }),
+  chave: chaveSchema,
+  solicitacaoPagador: z.string().max(140).optional(),
+  infoAdicionais: z.array(z.strictObject(infoAdicionalShape)).max(50).optional(),
+});
+export type CobSolicitada = z.infer<typeof cobSolicitadaSchema>;
+
+/** Body of `PUT /pix/{e2eid}/devolucao/{id}` (DevolucaoSolicitada). */
+export const devolucaoSolicitadaSchema = z.strictObject({
+  valor: valorSchema,
+  natureza: devolucaoNaturezaSolicitadaSchema.optional(),
+  descricao: z.string().max(140).optional(),
+});
+export type DevolucaoSolicitada = z.infer<typeof devolucaoSolicitadaSchema>;
+
+/** Body of `PUT /webhook/{chave}` (WebhookSolicitado). The PSP will post to `{webhookUrl}/pix`. */
+export const webhookSolicitadoSchema = z.strictObject({ webhookUrl: httpUrlSchema });
+export type WebhookSolicitado = z.infer<typeof webhookSolicitadoSchema>;
+
+const booleanParam = z.enum(["true", "false"]).transform((v) => v === "true");
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+
+/** Query of `GET /pix`: `inicio` and `fim` required; cpf and cnpj exclusive; `fim` not before `inicio`. */
+export const pixConsultaQuerySchema = z
+  .strictObject({
+    inicio: dateTimeSchema,
+    fim: dateTimeSchema,
+    txid: pixTxidSchema.optional(),
+    txIdPresente: booleanParam.optional(),
+    devolucaoPresente: booleanParam.optional(),
+    cpf: cpfSchema.optional(),
+    cnpj: cnpjSchema.optional(),
+    "paginacao.paginaAtual": intParam(0, INT32_MAX).optional(),
+    "paginacao.itensPorPagina": intParam(1, 1000).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (Date.parse(q.fim) < Date.parse(q.inicio)) {
+      ctx.addIssue({ code: "custom", path: ["fim"], message: "fim is before inicio" });
+    }
+    if (q.cpf !== undefined && q.cnpj !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["cnpj"], message: "cpf and cnpj cannot be used together" });
+    }
+  });
+export type PixConsultaQuery = z.input<typeof pixConsultaQuerySchema>;
+
+// ---- responses -----------------------------------------------------------------------------------
+
+/** Devolucao: a refund of a received Pix. */
+export const devolucaoSchema = z.looseObject({
+  id: devolucaoIdSchema,
+  rtrId: rtrIdSchema,
+  valor: valorSchema,
+  /** DevolucaoNatureza; new values may be added to the enumeration, so any text is read. */
+  natureza: z.string().optional(),
+  descricao: z.string().max(140).optional(),
+  horario: z.looseObject({
+    solicitacao: dateTimeSchema.optional(),
+    liquidacao: dateTimeSchema.optional(),
+  }),
+  status: devolucaoStatusSchema,
+  motivo: z.string().max(140).optional(),
+});
+export type Devolucao = z.infer<typeof devolucaoSchema>;
+
+/** Pix: a payment received. */
+export const pixSchema = z.looseObject({
+  endToEndId: e2eidSchema,
+  txid: pixTxidSchema.optional(),
+  valor: valorSchema,
+  componentesValor: z.looseObject({}).optional(),
+  chave: chaveSchema.optional(),
+  horario: dateTimeSchema,
+  infoPagador: z.string().max(140).optional(),
+  devolucoes: z.array(devolucaoSchema).optional(),
+});
+export type Pix = z.infer<typeof pixSchema>;
+
+/**
+ * PayloadLocation. The spec's own examples of a cob leave `criacao` (and once `tipoCob`) out of
+ * `loc`, so only `id` and `location` are required here.
+ */
+export const payloadLocationSchema = z.looseObject({
+  id: z.int(),
+  location: z.string().max(CHAVE_MAX_LENGTH),
+  tipoCob: z.enum(["cob", "cobv"]).optional(),
+  criacao: dateTimeSchema.optional(),
+});
+
+/** CobGerada: the answer to `PUT /cob/{txid}`. */
+export const cobGeradaSchema = z.looseObject({
+  calendario: z.looseObject({ criacao: dateTimeSchema, expiracao: z.int() }),
+  txid: txidSchema,
+  revisao: z.int().min(0),
+  loc: payloadLocationSchema.optional(),
+  /** The payload location without scheme ("pix.example.com/qr/v2/..."), the BR Code's field 26-25. */
+  location: z.string().max(CHAVE_MAX_LENGTH).optional(),
+  status: cobStatusSchema,
+  devedor: devedorResponseSchema.optional(),
+  valor: z.looseObject({ original: valorSchema, modalidadeAlteracao: z.int().min(0).max(1).optional() }),
+  chave: chaveSchema,
+  solicitacaoPagador: z.string().max(140).optional(),
+  infoAdicionais: z.array(z.looseObject(infoAdicionalShape)).optional(),
+  /** The BR Code (optional in the spec since 2.6.0). */
+  pixCopiaECola: z.string().max(PIX_COPIA_E_COLA_MAX_LENGTH).optional(),
+});
+export type CobGerada = z.infer<typeof cobGeradaSchema>;
+
+/** CobCompleta: `GET /cob/{txid}`, with the Pix received for the charge (txid of 26 to 35 there). */
+export const cobCompletaSchema = cobGeradaSchema.extend({
+  pix: z.array(pixSchema.extend({ txid: txidSchema.optional() })).optional(),
+});
+export type CobCompleta = z.infer<typeof cobCompletaSchema>;
+
+export const paginacaoSchema = z.looseObject({
+  paginaAtual: z.int().min(0),
+  itensPorPagina: z.int().min(1),
+  /** The spec says at least 1; an empty result may well come back with 0, so that is read too. */
+  quantidadeDePaginas: z.int().min(0),
+  quantidadeTotalDeItens: z.int().min(0),
+});
+
+/**
+ * PixConsultados: `GET /pix`. The spec lists `["parametros", "cobs"]` as required here, a slip for
+ * `pix` (the property it defines); `pix` is read as an empty list when a PSP leaves it out.
+ */
+export const pixConsultadosSchema = z.looseObject({
+  parametros: z.looseObject({
+    inicio: dateTimeSchema,
+    fim: dateTimeSchema,
+    paginacao: paginacaoSchema,
+  }),
+  pix: z.array(pixSchema).default([]),
+});
+export type PixConsultados = z.infer<typeof pixConsultadosSchema>;
+
+/**
+ * WebhookCompleto: `GET /webhook/{chave}`. The schema requires `cnpj` while the spec's example shows
+ * `chave` instead; PSPs differ, so both are optional here.
+ */
+export const webhookCompletoSchema = z.looseObject({
+  webhookUrl: z.string().min(1),
+  chave: chaveSchema.optional(),
+  cnpj: cnpjSchema.optional(),
+  criacao: dateTimeSchema,
+});
+export type WebhookCompleto = z.infer<typeof webhookCompletoSchema>;
+
+/** What the PSP posts to `{webhookUrl}/pix`: Pix received with a txid, and refunds that reached a final status. */
+export const webhookPixCallbackSchema = z.looseObject({ pix: z.array(pixSchema) });
+export type WebhookPixCallback = z.infer<typeof webhookPixCallbackSchema>;
+
+/** Problema (RFC 7807), the body of every error answer. */
+export const problemaSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string().optional(),
+  correlationId: z.string().optional(),
+  violacoes: z
+    .array(z.looseObject({ razao: z.string().optional(), propriedade: z.string().optional(), valor: z.string().optional() }))
+    .optional(),
+});
+export type Problema = z.infer<typeof problemaSchema>;
+
+// ---- OAuth2 (RFC 6749, client credentials; the spec's securityScheme `OAuth2`) ---------------------
+
+/** Scopes of the operations Arara uses. */
+export const API_PIX_SCOPES = ["cob.write", "cob.read", "pix.write", "pix.read", "webhook.write", "webhook.read"] as const;
+
+/** Form body of the token request (application/x-www-form-urlencoded). */
+export const tokenRequestSchema = z.strictObject({
+  grant_type: z.literal("client_credentials"),
+  scope: z.string().optional(),
+});
+
+export const tokenResponseSchema = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.string().refine((t) => t.toLowerCase() === "bearer", "token_type must be Bearer"),
+  /** Seconds. Some PSPs send it as a string of digits. */
+  expires_in: z.union([z.int().positive(), z.string().regex(/^\d{1,9}$/).transform(Number)]),
+  scope: z.string().optional(),
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const oauthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });

@@ -1,0 +1,12 @@
+export { makeTestPki, type PemPair, type TestPki } from "./certs";
+export { dynamicBrCode } from "./brcode";
+export {
+  startApiPixPsp,
+  type ApiPixPsp,
+  type PayOptions,
+  type PspCob,
+  type PspOptions,
+  type PspPix,
+  type RequestRecord,
+  type WebhookDelivery,
+} from "./server";
