@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documents";
 import { BrCodeError, parseBrCode } from "@/lib/domain/pix/brcode";
-import { validatePixKey } from "@/lib/domain/pix/keys";
+import { parsePixKey } from "@/lib/domain/pix/keys";
 import {
   cobSolicitadaSchema,
   devolucaoSolicitadaSchema,
@@ -151,7 +151,7 @@ export function buildCobRequest(input: CobRequestInput): CobSolicitada {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
     throw new RangeError(`A charge's amount must be a positive number of centavos, got ${input.amount}`);
   }
-  const key = validatePixKey(input.chave);
+  const key = parsePixKey(input.chave);
   if (!key.ok) throw new RangeError(key.message);
   const body: CobSolicitada = {
     calendario: { expiracao: input.expiracao },

@@ -4,7 +4,7 @@
  * a key, no amount (the payer's app reads it from the payload), txid "***" in field 62-05, CRC16 in 63.
  * Laid out like Banco Central's own dynamic example.
  */
-import { asciiFold } from "@/lib/domain/pix/brcode";
+import { asciiFold } from "@/lib/domain/text";
 import { crc16ccitt } from "@/lib/domain/pix/crc16";
 
 function field(id: string, value: string): string {
