@@ -47,6 +47,9 @@ export const pathOf = (url: string) => new URL(url).pathname;
 
 /** No serious or critical axe violation on the page as it is now. */
 export async function expectAccessible(page: Page, state: string) {
+  // Next streams generateMetadata's <title> after the page's content on a client navigation: wait
+  // for it, so axe sees the settled page (a page that never gets its title still fails here).
+  await expect(page).toHaveTitle(/\S/);
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
