@@ -1,5 +1,5 @@
 /**
- * The decisions a merchant needs before the first request (decisions.md), written once and rendered
+ * The decisions a merchant needs before the first request (docs/api.md says the same at more length), written once and rendered
  * twice: as the document's `info.description` (Markdown, for any OpenAPI tool) and as sections of the
  * /docs page (from the document's `x-guides`).
  */
