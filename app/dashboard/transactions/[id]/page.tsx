@@ -290,7 +290,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                       {e.url && (
                         <div style={{ display: "inline-flex", gap: 8, flexWrap: "wrap" }}>
                           <RedeliverButton eventId={e.id} transactionId={t.id} />
-                          {(e.deliveryState === "pending" || e.deliveryState === "failed") && <SkipButton eventId={e.id} transactionId={t.id} />}
+                          {/* Only the event that holds the others (or a failed one) is offered: skipping one that merely waits frees nothing. */}
+                          {((e.deliveryState === "pending" && e.waitingForEventId === null) || e.deliveryState === "failed") && (
+                            <SkipButton eventId={e.id} transactionId={t.id} />
+                          )}
                         </div>
                       )}
                     </div>
@@ -324,8 +327,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                             {e.attempts.map((a) => (
                               <tr key={`${a.number}-${a.createdAt}`}>
                                 <td data-label="Tentativa">
-                                  {a.kind === "skip" ? "—" : a.number}
-                                  {a.manual ? " (manual)" : ""}
+                                  {a.kind === "skip" ? "Manual" : `${a.number}${a.manual ? " (manual)" : ""}`}
                                 </td>
                                 <td data-label="Quando" className={ui.nowrap}>
                                   {formatDateTimeSeconds(a.createdAt)}
