@@ -33,7 +33,7 @@ const int = (def: number, min: number, max: number) =>
 
 /**
  * Webhook retry schedule: delays in seconds before each attempt, comma-separated; the list length is
- * the number of attempts. The first is the immediate attempt (0). Default from decisions.md.
+ * the number of attempts. The first is the immediate attempt (0). Default: the schedule of docs/api.md, Webhooks.
  */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = "0,5,300,1800,7200,18000,36000,36000";
 const retrySchedule = z

@@ -95,6 +95,7 @@ export const DELIVERY_STATE_LABEL: Record<string, string> = {
   succeeded: "Entregue",
   failed: "Falhou",
   skipped: "Sem URL de notificação",
+  abandoned: "Abandonado",
 };
 
 export const CAUSE_LABEL: Record<string, string> = {
@@ -137,6 +138,7 @@ export const STATUS_TONE: Record<string, Tone> = {
   expired: "neutral",
   succeeded: "success",
   skipped: "neutral",
+  abandoned: "neutral",
 };
 
 export { formatDocument } from "@/lib/domain/documents";

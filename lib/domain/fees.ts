@@ -1,6 +1,6 @@
 /**
  * What the gateway keeps from a charge. Basis points keep rates integral (399 bp = 3.99%), and the
- * percentage is rounded once, half up to the centavo (decisions.md), so the fee a merchant sees in
+ * percentage is rounded once, half up to the centavo (docs/api.md, Fees), so the fee a merchant sees in
  * the creation response, the webhook and the statement is the same number.
  */
 import { z } from "zod";

@@ -21,7 +21,7 @@ export const JOURNAL_KINDS = [
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
-/** Statement entry types (decisions.md), plus the internal move of card funds when they settle. */
+/** Statement entry types (docs/api.md, Balance and statement), plus the internal move of card funds when they settle. */
 export const ENTRY_TYPES = [
   "payment",
   "fee",

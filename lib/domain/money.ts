@@ -1,5 +1,5 @@
 /**
- * Money is integer centavos everywhere (architecture.md): a float such as 0.1 + 0.2 cannot be
+ * Money is integer centavos everywhere (CONTRIBUTING.md, house rules): a float such as 0.1 + 0.2 cannot be
  * stored exactly, and one centavo lost per transaction is a reconciliation gap.
  */
 
@@ -23,8 +23,8 @@ export function formatBRL(cents: number): string {
 }
 
 /**
- * `amount * basisPoints / 10000`, rounded half up to the centavo (decisions.md: "Percentages round
- * half up to the centavo"). BigInt keeps the product exact for any safe-integer amount.
+ * `amount * basisPoints / 10000`, rounded half up to the centavo (docs/api.md, Fees: percentages are
+ * rounded once, half up). BigInt keeps the product exact for any safe-integer amount.
  * 99 bp = 0.99%.
  */
 export function percentOfRoundHalfUp(amount: number, basisPoints: number): number {

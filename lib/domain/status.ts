@@ -2,8 +2,8 @@
  * Transaction statuses and the one table of moves between them. Every status change in the
  * services goes through `assertTransition`, so a move missing here cannot happen anywhere.
  *
- * The spec shows only creation and pending -> paid; decisions.md adds refunds, chargebacks and
- * protests. Card approval is stored as `paid` and notified as `approved` (see webhookEventKind).
+ * The family's API shows only creation and pending -> paid; Arara adds refunds, chargebacks and
+ * protests (docs/api.md, Statuses and events). Card approval is stored as `paid` and notified as `approved` (see webhookEventKind).
  */
 
 export const TRANSACTION_STATUSES = [
@@ -68,7 +68,7 @@ const MOVES_FROM: { readonly [S in TransactionStatus]: readonly Move[] } = {
     { to: "refunded", methods: ALL_METHODS, cause: "refund" },
     { to: "chargedback", methods: ALL_METHODS, cause: "chargeback" },
   ],
-  // `approved` is an event kind, never a stored status (decisions.md): nothing moves into or out of it.
+  // `approved` is an event kind, never a stored status (docs/api.md): nothing moves into or out of it.
   approved: [],
   refused: [],
   refunded: [],
@@ -151,7 +151,7 @@ export function webhookEventKind(
 
 /**
  * Targets `PUT /api/v1/transactions/{id}/test` accepts in the sandbox: pay a PIX, clear a boleto,
- * refund, chargeback, protest (decisions.md), plus processing and refused for cards held by an
+ * refund, chargeback, protest (docs/api.md, Transactions), plus processing and refused for cards held by an
  * asynchronous acquirer. The move itself must still be in the table.
  */
 export const SANDBOX_TEST_MOVES: readonly TransactionStatus[] = [

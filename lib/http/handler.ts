@@ -96,7 +96,7 @@ export function withPublic(handler: (req: Request, ctx: PublicContext) => Promis
   };
 }
 
-/** Routes authenticated with the secret key (HTTP Basic, every form of decisions.md). */
+/** Routes authenticated with the secret key (HTTP Basic, every form in docs/api.md, Authentication). */
 export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<Response>, options: Options = {}) {
   return async (req: Request, args: RouteArgs): Promise<Response> => {
     const requestId = requestIdOf(req);

@@ -91,7 +91,7 @@ export function journalForMove(
   }
   if (to === "chargedback" && from === "paid") {
     // The acquirer takes back what the payer still has with the merchant. Available may go
-    // negative here, and only here (decisions.md): the merchant cannot refuse a chargeback.
+    // negative here, and only here (docs/api.md, Refunds): the merchant cannot refuse a chargeback.
     const amount = paidAmountOf(after) - after.refundedAmount;
     const split = splitDebit(amount, waitingShare({ ...after, status: "paid" }));
     return {

@@ -279,7 +279,10 @@ export const CheckoutListSchema = z.object({ data: z.array(CheckoutSchema), pagi
 export const WebhookAttemptSchema = z
   .object({
     number: z.number().int(),
-    manual: z.boolean().meta({ description: "true for a redelivery asked for by hand" }),
+    manual: z.boolean().meta({ description: "true for a redelivery or a skip asked for by hand" }),
+    kind: z.enum(["delivery", "skip"]).meta({
+      description: "`delivery`: an HTTP attempt. `skip`: the event was given up (POST /webhooks/{eventId}/skip); no request was sent, and `number` is the count of attempts before it",
+    }),
     url: z.string(),
     success: z.boolean(),
     httpStatus: z.number().int().nullable(),
@@ -298,9 +301,18 @@ export const WebhookEventSchema = z
     transactionId: z.number().int().nullable(),
     cashOutId: z.number().int().nullable(),
     url: z.string().nullable().meta({ description: "null when there was no postbackUrl (kept for the timeline)" }),
-    deliveryState: z.enum(["pending", "succeeded", "failed", "skipped"]),
-    attemptCount: z.number().int(),
-    nextAttemptAt: z.string().nullable(),
+    deliveryState: z.enum(["pending", "succeeded", "failed", "skipped", "abandoned"]).meta({
+      description:
+        "pending: waiting for its next attempt or for an earlier event; succeeded; failed: the retry schedule ran out; skipped: no postbackUrl, never sent; abandoned: given up with POST /webhooks/{eventId}/skip",
+    }),
+    attemptCount: z.number().int().meta({ description: "HTTP attempts made (skips are not attempts)" }),
+    nextAttemptAt: z.string().nullable().meta({
+      description: "When the next automatic attempt is due; null when none is scheduled, or when the event waits for an earlier one (see waitingForEventId)",
+    }),
+    waitingForEventId: z.number().int().nullable().meta({
+      description:
+        "The earlier pending event of the same transaction this one waits for (events are delivered in order); it is sent right after that one is delivered, fails for good or is skipped",
+    }),
     lastAttemptAt: z.string().nullable(),
     createdAt: isoDate("When the change happened"),
     body: z

@@ -30,7 +30,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Cards", description: "Card tokenization from the payer's browser (public key only)." },
   { name: "Balance", description: "Balance and statement, read from the ledger." },
   { name: "Cash-out", description: "PIX Out transfers from your balance." },
-  { name: "Webhooks", description: "Notifications sent to your postbackUrl: list and redeliver." },
+  { name: "Webhooks", description: "Notifications sent to your postbackUrl: list, redeliver and skip." },
   { name: "Checkouts", description: "Payment links: a hosted page where the payer chooses the method." },
   { name: "Account", description: "Your account." },
   { name: "Service", description: "Health and this reference." },

@@ -1,5 +1,5 @@
 /**
- * The decisions a merchant needs before the first request (decisions.md), written once and rendered
+ * The decisions a merchant needs before the first request (docs/api.md says the same at more length), written once and rendered
  * twice: as the document's `info.description` (Markdown, for any OpenAPI tool) and as sections of the
  * /docs page (from the document's `x-guides`).
  */
@@ -95,6 +95,7 @@ export function guides(env: Env): Guide[] {
       paragraphs: [
         "Every status change of a transaction (and of a cash-out) is POSTed as JSON to its `postbackUrl`, in order per transaction. Answer any 2xx within the timeout; deduplicate on `data.id` and keep the last status, or on the `webhook-id` header (one per event, the same on every retry).",
         `Timeout ${Math.round(env.webhookTimeoutMs / 1000)} s. Attempts: ${env.webhookRetryScheduleMs.map(seconds).join(", ")} after the previous failure, then the event is marked failed; it can be redelivered from the dashboard or the API.`,
+        `Order has a cost when your endpoint is down: a transaction's later events (say \`paid\` after \`pending\`) wait until the earlier one is delivered or finally fails, up to the whole schedule (about ${Math.round(env.webhookRetryScheduleMs.reduce((a, b) => a + b, 0) / 3600)} h). Such an event shows \`waitingForEventId\` and no \`nextAttemptAt\`. Fix the endpoint and redeliver the earlier event (\`POST /api/v1/webhooks/{eventId}/redeliver\`), or give it up (\`POST /api/v1/webhooks/{eventId}/skip\`): the events behind it go at once. Or read the transaction: it always has the current status.`,
         "Signature (Standard Webhooks): `webhook-signature: v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_` secret (dashboard). Reject timestamps older than 5 minutes. Any Standard Webhooks library verifies it.",
         "postbackUrl must be http:// or https://; in production, URLs naming or resolving to loopback, private, link-local or metadata addresses are refused (400) and checked again at every delivery.",
       ],

@@ -262,6 +262,19 @@ export const OPERATIONS: ApiOperation[] = [
     responses: { 200: { description: "The event with the new attempt", schema: envelopeOf(RedeliverySchema, { id: "WebhookRedeliveryResponse", status: 200, message: true }) } },
     errors: ["not_found", "unprocessable", "conflict"],
   },
+  {
+    method: "post",
+    path: "/api/v1/webhooks/{eventId}/skip",
+    operationId: "skipWebhook",
+    summary: "Skip (give up) a webhook",
+    description:
+      "Gives up a pending or failed notification: no more automatic attempts (state `abandoned`), and the later events of its transaction, which wait for it because delivery is in order, are released at once. Logged in the event's attempts as an entry of kind `skip`. Skipping an abandoned event again changes nothing; it can still be redelivered by hand. 422 for a delivered event or one without a URL; 409 while an attempt is in flight.",
+    tag: "Webhooks",
+    auth: "secretKey",
+    pathParams: EventIdParams,
+    responses: { 200: { description: "The event, abandoned", schema: envelopeOf(WebhookEventSchema, { id: "WebhookSkipResponse", status: 200, message: true }) } },
+    errors: ["not_found", "unprocessable", "conflict"],
+  },
 
   // ---- Balance ------------------------------------------------------------------------------------
   {

@@ -1,6 +1,6 @@
 /**
  * POST /api/v1/transactions: the request as merchants' clients of this gateway family send it.
- * Lenient where those clients differ (decisions.md "Transaction creation"): unknown fields are
+ * Lenient where those clients differ (docs/api.md, "Create"): unknown fields are
  * ignored, methods and document types in any case, punctuation in phones and documents, numbers as
  * numeric strings for installments and expiry days, metadata as text or an object. The same schema
  * documents the request in the API reference (`.meta`).

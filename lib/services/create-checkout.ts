@@ -11,7 +11,7 @@ import { validation } from "./errors";
 import type { CheckoutWithStatus } from "./checkout-view";
 
 const DAY_MS = 86_400_000;
-// The same floor transaction creation applies (decisions.md): card and boleto charge at least R$ 1,00.
+// The same floor transaction creation applies (docs/api.md, Limits): card and boleto charge at least R$ 1,00.
 const MIN_CARD_BOLETO = 100;
 
 /**

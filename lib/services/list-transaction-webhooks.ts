@@ -15,7 +15,22 @@ export async function webhookEventsWithAttempts(events: WebhookEventRow[], db: Q
     .orderBy(asc(webhookAttempts.id));
   const byEvent = new Map<number, WebhookAttemptRow[]>();
   for (const a of attempts) byEvent.set(a.eventId, [...(byEvent.get(a.eventId) ?? []), a]);
-  return events.map((e) => webhookEventView(e, byEvent.get(e.id) ?? []));
+  // The first pending event of each ordering key among those shown: every later pending event of
+  // that key waits for it (the dispatcher's order rule).
+  const keys = [...new Set(events.filter((e) => e.deliveryState === "pending").map((e) => e.orderingKey))];
+  const firstPending = new Map<string, number>();
+  if (keys.length) {
+    const pending = await db
+      .select({ id: webhookEvents.id, orderingKey: webhookEvents.orderingKey })
+      .from(webhookEvents)
+      .where(and(inArray(webhookEvents.orderingKey, keys), eq(webhookEvents.deliveryState, "pending")))
+      .orderBy(asc(webhookEvents.id));
+    for (const p of pending) if (!firstPending.has(p.orderingKey)) firstPending.set(p.orderingKey, p.id);
+  }
+  return events.map((e) => {
+    const head = firstPending.get(e.orderingKey);
+    return webhookEventView(e, byEvent.get(e.id) ?? [], e.deliveryState === "pending" && head !== undefined && head < e.id ? head : null);
+  });
 }
 
 /** `GET /api/v1/transactions/{id}/webhooks`: every notification of a transaction of the account, with its attempts. */

@@ -39,7 +39,7 @@ export async function redeliverEvent(ctx: Pick<ServiceContext, "account">, rawEv
       .limit(1);
     if (earlier) {
       throw unprocessable(
-        `Webhook event ${id} waits for event ${earlier.id} of the same ${event.type === "cash_out" ? "cash-out" : "transaction"}; events are delivered in order, so redeliver ${earlier.id} first.`,
+        `Webhook event ${id} waits for event ${earlier.id} of the same ${event.type === "cash_out" ? "cash-out" : "transaction"}; events are delivered in order, so redeliver or skip ${earlier.id} first.`,
       );
     }
   }

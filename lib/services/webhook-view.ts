@@ -11,6 +11,7 @@ export function webhookAttemptView(a: WebhookAttemptRow) {
   return {
     number: a.attemptNumber,
     manual: a.manual,
+    kind: a.kind === "skip" ? ("skip" as const) : ("delivery" as const),
     url: a.url,
     success: a.success,
     httpStatus: a.httpStatus,
@@ -24,9 +25,14 @@ export function webhookAttemptView(a: WebhookAttemptRow) {
 /**
  * A notification and its delivery log. `deliveryState`: pending (waiting for its next attempt or for an
  * earlier event of the same transaction), succeeded, failed (the retry schedule ran out), skipped (no
- * postbackUrl). `body` is exactly what is POSTed.
+ * postbackUrl), abandoned (given up by the merchant). `body` is exactly what is POSTed.
+ *
+ * `waitingForEventId`: the earlier pending event of the same transaction (or cash-out) this one waits
+ * for. Its stored `nextAttemptAt` is then only the earliest it may go (often its creation, long past),
+ * not when it will: it goes right after that event is delivered, fails for good or is skipped. So the
+ * view shows no next attempt time for it, only what it waits for.
  */
-export function webhookEventView(e: WebhookEventRow, attempts: WebhookAttemptRow[]) {
+export function webhookEventView(e: WebhookEventRow, attempts: WebhookAttemptRow[], waitingForEventId: number | null = null) {
   return {
     id: e.id,
     type: e.type,
@@ -36,7 +42,8 @@ export function webhookEventView(e: WebhookEventRow, attempts: WebhookAttemptRow
     url: e.url,
     deliveryState: e.deliveryState,
     attemptCount: e.attempts,
-    nextAttemptAt: e.deliveryState === "pending" ? iso(e.nextAttemptAt) : null,
+    nextAttemptAt: e.deliveryState === "pending" && waitingForEventId === null ? iso(e.nextAttemptAt) : null,
+    waitingForEventId: e.deliveryState === "pending" ? waitingForEventId : null,
     lastAttemptAt: iso(e.lastAttemptAt),
     createdAt: e.createdAt.toISOString(),
     body: notificationBody(e),

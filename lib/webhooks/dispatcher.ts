@@ -19,9 +19,10 @@ import { resolveDeliveryTarget } from "./ssrf";
  *   row is then claimed again (at-least-once: the receiver deduplicates on `webhook-id`).
  * - Order: a row is claimable only when no earlier row (lower id) with the same ordering key
  *   (one transaction or cash-out) is still pending, so a transaction's events arrive in the order its
- *   changes were committed. A later event waits until the earlier one succeeded or finally failed.
- * - Retries: decisions.md's schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then
- *   `failed`. Every attempt is a webhook_attempts row.
+ *   changes were committed. A later event waits until the earlier one succeeded, finally failed or
+ *   was skipped (`abandoned`, lib/services/skip-webhook-event.ts).
+ * - Retries: the schedule of docs/api.md, Webhooks (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ *   10 h), then `failed`. Every attempt is a webhook_attempts row.
  * - Fencing: the result of an attempt updates the row only if the lease is still the one we set, so a
  *   delivery that outlived its lease cannot overwrite what the process that took over recorded.
  */

@@ -138,8 +138,8 @@ describe("boleto", () => {
     expect(dueDateFromFactor(parsed.factor, new Date())!.toISOString().slice(0, 10)).toBe(expectedDue);
 
     // An independent validator (@mrmgomes/boleto-utils, from npm), with the 2025 factor rule. It is
-    // given the line: its barcode-input check mishandles a general DV of 0/10/11 -> 1 (vectors.md's
-    // own bank-001 example fails it), while its line check does not.
+    // given the line: its barcode-input check mishandles a general DV of 0/10/11 -> 1 (the known-good
+    // bank-001 vector of tests/unit/boleto/barcode.test.ts fails it), while its line check does not.
     const theirs = validarBoleto(digitableLine);
     expect(theirs.sucesso, theirs.mensagem).toBe(true);
     expect(theirs.codigoBarras).toBe(barcode);

@@ -84,6 +84,17 @@ describe("responses conform to the OpenAPI document", () => {
     conforms("POST", "/api/v1/webhooks/{eventId}/redeliver", res);
   });
 
+  it("webhooks: skip, and the list with an event waiting for an earlier one", async () => {
+    const t = await createPix(acct.secretKey, { postbackUrl: "http://127.0.0.1:9/unreachable" });
+    await call("PUT", `/api/v1/transactions/${t.id}/test`, { auth: acct.secretKey, body: { status: "paid" } });
+    const events = await call("GET", `/api/v1/transactions/${t.id}/webhooks`, { auth: acct.secretKey });
+    conforms("GET", "/api/v1/transactions/{id}/webhooks", events);
+    expect(events.body.data[1].waitingForEventId).toBe(events.body.data[0].id);
+    const res = await call("POST", `/api/v1/webhooks/${events.body.data[0].id}/skip`, { auth: acct.secretKey });
+    expect(res.status, res.text).toBe(200);
+    conforms("POST", "/api/v1/webhooks/{eventId}/skip", res);
+  });
+
   it("balance, statement and cash-out", async () => {
     const auth = acct.secretKey;
     await paidPix(acct, 20000);

@@ -52,6 +52,7 @@ function target(path: string, method: string): { url: (id: Record<string, number
     "PUT /api/v1/transactions/{id}/delivery": { url: (i) => `/api/v1/transactions/${i.pending}/delivery`, body: { status: "delivered" } },
     "GET /api/v1/transactions/{id}/webhooks": { url: (i) => `/api/v1/transactions/${i.pending}/webhooks` },
     "POST /api/v1/webhooks/{eventId}/redeliver": { url: (i) => `/api/v1/webhooks/${i.event}/redeliver` },
+    "POST /api/v1/webhooks/{eventId}/skip": { url: (i) => `/api/v1/webhooks/${i.event}/skip` },
     "GET /api/v1/cashOut/{id}": { url: (i) => `/api/v1/cashOut/${i.cashOut}` },
     "GET /api/v1/checkouts/{id}": { url: (i) => `/api/v1/checkouts/${i.checkout}` },
   };

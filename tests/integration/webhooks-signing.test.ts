@@ -37,7 +37,7 @@ describe("Standard Webhooks signature", () => {
 });
 
 describe("dispatcher settings", () => {
-  it("defaults to the retry schedule of decisions.md, a 10 s timeout and 16 deliveries at once", () => {
+  it("defaults to the retry schedule of docs/api.md, a 10 s timeout and 16 deliveries at once", () => {
     const env = parseEnv({});
     expect(env.webhookRetryScheduleMs).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     expect(env.webhookTimeoutMs).toBe(10_000);

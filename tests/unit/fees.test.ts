@@ -4,7 +4,7 @@ import { computeCashOutFee, computeTransactionFee, DEFAULT_FEE_PLAN, FeePlan } f
 const plan = DEFAULT_FEE_PLAN;
 
 describe("DEFAULT_FEE_PLAN", () => {
-  it("is the plan of decisions.md and a valid FeePlan", () => {
+  it("is the default plan of docs/api.md and a valid FeePlan", () => {
     expect(plan).toEqual({
       pix: { percentBp: 99, fixed: 0 },
       card: { percentBp: 399, fixed: 39, perExtraInstallmentBp: 150 },

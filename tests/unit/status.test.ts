@@ -16,7 +16,7 @@ import {
 
 type Move = [PaymentMethod, TransactionStatus, TransactionStatus];
 
-// The moves decisions.md allows, written out independently of the table.
+// The moves docs/api.md allows, written out independently of the table.
 const ALLOWED: Move[] = [
   ...(["pix", "boleto"] as const).flatMap((m): Move[] => [
     [m, "pending", "processing"],

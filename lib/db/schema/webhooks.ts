@@ -18,7 +18,7 @@ export const webhookEvents = pgTable(
     status: text().notNull(), // the event kind (data.status)
     url: text(), // null: nothing to deliver (no postbackUrl), kept for the timeline
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
-    deliveryState: text().notNull(), // pending | succeeded | failed | skipped
+    deliveryState: text().notNull(), // pending | succeeded | failed | skipped (no URL) | abandoned (skipped by the merchant)
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true, mode: "date" }),
     lockedUntil: timestamp({ withTimezone: true, mode: "date" }),
@@ -42,6 +42,8 @@ export const webhookAttempts = pgTable(
     eventId: bigint({ mode: "number" }).notNull().references(() => webhookEvents.id),
     attemptNumber: integer().notNull(),
     manual: boolean().notNull().default(false),
+    /** `delivery`: an HTTP attempt. `skip`: the merchant gave the event up (no request was sent). */
+    kind: text().notNull().default("delivery"),
     url: text().notNull(),
     httpStatus: integer(),
     durationMs: integer().notNull(),

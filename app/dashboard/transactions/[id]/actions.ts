@@ -8,6 +8,7 @@ import { formatBRL } from "@/lib/domain/money";
 import { refundTransaction } from "@/lib/services/refund-transaction";
 import { sandboxMove } from "@/lib/services/sandbox-move";
 import { redeliverEvent } from "@/lib/services/redeliver-event";
+import { skipWebhookEvent } from "@/lib/services/skip-webhook-event";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
 
@@ -71,5 +72,17 @@ export async function redeliverAction(_prev: ActionState, formData: FormData): P
           status: "error",
           message: `O reenvio falhou: ${last?.httpStatus ? `HTTP ${last.httpStatus}` : (last?.error ?? "sem resposta")}.`,
         };
+  });
+}
+
+/** Gives a pending or failed webhook event up, releasing the events queued behind it. */
+export async function skipAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const eventId = idOf(formData.get("eventId"));
+    const transactionId = idOf(formData.get("transactionId"));
+    if (!eventId) return { status: "error", message: "Evento inválido." };
+    await skipWebhookEvent(ctx, eventId);
+    if (transactionId) revalidatePath(`/dashboard/transactions/${transactionId}`);
+    return { status: "ok", message: "Evento abandonado; os seguintes seguem." };
   });
 }

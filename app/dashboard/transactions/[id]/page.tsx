@@ -27,6 +27,7 @@ import { newFormKey } from "@/lib/auth/idempotent-action";
 import { RefundForm } from "./RefundForm";
 import { SandboxMoves } from "./SandboxMoves";
 import { RedeliverButton } from "./RedeliverButton";
+import { SkipButton } from "./SkipButton";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Transação" };
@@ -286,12 +287,28 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                           evento #{e.id} · {formatDateTimeSeconds(e.createdAt)}
                         </span>
                       </div>
-                      {e.url && <RedeliverButton eventId={e.id} transactionId={t.id} />}
+                      {e.url && (
+                        <div style={{ display: "inline-flex", gap: 8, flexWrap: "wrap" }}>
+                          <RedeliverButton eventId={e.id} transactionId={t.id} />
+                          {/* Only the event that holds the others (or a failed one) is offered: skipping one that merely waits frees nothing. */}
+                          {((e.deliveryState === "pending" && e.waitingForEventId === null) || e.deliveryState === "failed") && (
+                            <SkipButton eventId={e.id} transactionId={t.id} />
+                          )}
+                        </div>
+                      )}
                     </div>
-                    {e.nextAttemptAt && (
-                      <div className={`${ui.small} ${ui.muted}`} style={{ marginTop: 4 }}>
-                        Próxima tentativa: {formatDateTimeSeconds(e.nextAttemptAt)}
+                    {e.waitingForEventId !== null ? (
+                      <div className={`${ui.small} ${ui.muted}`} style={{ marginTop: 4 }} data-testid="webhook-waiting">
+                        Aguardando o evento #{e.waitingForEventId}: os eventos de uma transação são enviados em ordem. Sai assim que
+                        aquele for entregue, falhar de vez ou for abandonado.
                       </div>
+                    ) : (
+                      e.nextAttemptAt && (
+                        <div className={`${ui.small} ${ui.muted}`} style={{ marginTop: 4 }} data-testid="webhook-next-attempt">
+                          Próxima tentativa:{" "}
+                          {new Date(e.nextAttemptAt).getTime() <= ctx.now.getTime() ? "agora" : formatDateTimeSeconds(e.nextAttemptAt)}
+                        </div>
+                      )
                     )}
                     {e.attempts.length > 0 && (
                       <div className={ui.tableWrap} style={{ marginTop: 10 }}>
@@ -310,16 +327,19 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                             {e.attempts.map((a) => (
                               <tr key={`${a.number}-${a.createdAt}`}>
                                 <td data-label="Tentativa">
-                                  {a.number}
-                                  {a.manual ? " (manual)" : ""}
+                                  {a.kind === "skip" ? "Manual" : `${a.number}${a.manual ? " (manual)" : ""}`}
                                 </td>
                                 <td data-label="Quando" className={ui.nowrap}>
                                   {formatDateTimeSeconds(a.createdAt)}
                                 </td>
                                 <td data-label="Resultado">
-                                  <span className={a.success ? ui.positive : ui.negative}>
-                                    {a.httpStatus ? `HTTP ${a.httpStatus}` : "sem resposta"}
-                                  </span>
+                                  {a.kind === "skip" ? (
+                                    <span>Abandonado: não será mais enviado</span>
+                                  ) : (
+                                    <span className={a.success ? ui.positive : ui.negative}>
+                                      {a.httpStatus ? `HTTP ${a.httpStatus}` : "sem resposta"}
+                                    </span>
+                                  )}
                                   {a.error && <div className={`${ui.small} ${ui.muted}`}>{a.error}</div>}
                                 </td>
                                 <td data-label="Duração" className={ui.num}>
