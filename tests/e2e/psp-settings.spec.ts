@@ -52,6 +52,7 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   // The secret is never shown again.
   expect(await page.content()).not.toContain(psp.clientSecret);
   await expect(page.getByLabel("Client secret")).toHaveValue("");
+  await expect(page.getByLabel("Processador", { exact: true })).toHaveValue("api-pix");
 
   const registered = psp.webhooks.get(KEY)!;
   expect(registered.webhookUrl).toMatch(/\/api\/v1\/psp\/api-pix\/[A-Za-z0-9_-]{43}$/);

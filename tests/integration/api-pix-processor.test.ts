@@ -183,6 +183,14 @@ describe("charge at the PSP", () => {
     expect((await call("POST", `/api/v1/psp/api-pix/${token}`, { body: { pix: [] } })).status).toBe(200);
   });
 
+  it("the sandbox cannot move a charge made at the PSP", async () => {
+    const acc = await configuredAccount();
+    const charge = await createCharge(acc.secretKey);
+    const r = await call("PUT", `/api/v1/transactions/${charge.id}/test`, { auth: acc.secretKey, body: { status: "paid" } });
+    expect(r.status).toBe(403);
+    expect((await txRow(charge.id)).status).toBe("pending");
+  });
+
   it("a dropped webhook: the reconciliation (GET /pix) finds the payment", async () => {
     const acc = await configuredAccount();
     const charge = await createCharge(acc.secretKey);

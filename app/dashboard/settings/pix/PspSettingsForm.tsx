@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import type { ActionState } from "@/lib/auth/action";
 import type { ConnectionTest, PspSettingsView } from "@/lib/processors/api-pix/settings";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
@@ -18,6 +18,19 @@ export function PspSettingsForm({ view }: { view: View }) {
     clientId: view.clientId,
     pixKey: view.pixKey,
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  // Secrets and files are cleared once saved (never kept in the page); the other fields stay as typed.
+  useEffect(() => {
+    if (state.status !== "ok" || !formRef.current) return;
+    for (const el of formRef.current.querySelectorAll<HTMLInputElement>('input[type="password"], input[type="file"]')) el.value = "";
+  }, [state]);
+  // Submitted by hand: React's automatic form reset after an action would put the controlled
+  // <select> back on its first option while the state still says "api-pix".
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => formAction(data));
+  };
   const errors = state.status === "error" ? state.fieldErrors : undefined;
   const err = (f: string) =>
     errors?.[f] ? (
@@ -77,7 +90,7 @@ export function PspSettingsForm({ view }: { view: View }) {
   );
 
   return (
-    <form action={formAction} className={ui.form} aria-label="Processador de PIX">
+    <form ref={formRef} action={formAction} onSubmit={onSubmit} className={ui.form} aria-label="Processador de PIX">
       <ActionAlert state={state} />
       <div className={ui.field}>
         <label htmlFor="processor">Processador</label>
