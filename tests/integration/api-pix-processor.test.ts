@@ -381,6 +381,56 @@ describe("configuration and secrets", () => {
     expect(await getDb().select().from(transactions).where(eq(transactions.companyId, ok.companyId))).toHaveLength(0);
   });
 
+  it("a PKCS#12 bundle with its password works as the client certificate", async () => {
+    const acc = await configuredAccount({ certificate: new Uint8Array(pki.clientP12.pfx), privateKey: null, certificatePassword: pki.clientP12.passphrase });
+    const [row] = await getDb().select().from(accountPspConfigs).where(eq(accountPspConfigs.companyId, acc.companyId));
+    expect(row.pkcs12Enc).not.toBeNull();
+    expect(row.keyPemEnc).toBeNull();
+    const charge = await createCharge(acc.secretKey);
+    expect(charge.acquirerType).toBe("api-pix");
+  });
+
+  it("a wrong PKCS#12 password is refused when saving, with a readable error", async () => {
+    const acc = await createTestAccount("Loja P12");
+    const wrong = "senha-errada-123456";
+    wrongSecrets.push(wrong);
+    const err = await savePspSettings(systemContext(await accountRow(acc.companyId)), {
+      processor: "api-pix",
+      baseUrl: psp.baseUrl,
+      tokenUrl: psp.tokenUrl,
+      clientId: psp.clientId,
+      clientSecret: psp.clientSecret,
+      certificate: new Uint8Array(pki.clientP12.pfx),
+      certificatePassword: wrong,
+      pixKey: "pagamentos@loja.example",
+    }).catch((e) => e);
+    expect(err).toMatchObject({ code: "validation_error", errors: [{ field: "certificate" }] });
+    expect(await pspConfigOf(acc.companyId)).toBeNull();
+  });
+
+  it("PSP URLs in a private network are refused unless private URLs are allowed", async () => {
+    const { getEnv } = await import("@/lib/env");
+    const env = getEnv() as { webhookAllowPrivateUrls: boolean };
+    env.webhookAllowPrivateUrls = false;
+    try {
+      const acc = await createTestAccount("Loja SSRF");
+      const err = await savePspSettings(systemContext(await accountRow(acc.companyId)), {
+        processor: "api-pix",
+        baseUrl: psp.baseUrl,
+        tokenUrl: "https://10.0.0.1/oauth/token",
+        clientId: psp.clientId,
+        clientSecret: psp.clientSecret,
+        certificate: enc(pki.client.certPem),
+        privateKey: enc(pki.client.keyPem),
+        pixKey: "pagamentos@loja.example",
+      }).catch((e) => e);
+      expect(err.code).toBe("validation_error");
+      expect(err.errors.map((e: { field: string }) => e.field).sort()).toEqual(["baseUrl", "tokenUrl"]);
+    } finally {
+      env.webhookAllowPrivateUrls = true;
+    }
+  });
+
   it("no secret, key or token in the logs or in clear in the database", async () => {
     const secrets = [psp.clientSecret, ...wrongSecrets, ...psp.issuedTokens(), pki.clientP12.passphrase];
     const keyLines = [pki.client.keyPem, pki.untrustedClient.keyPem].flatMap((k) => k.split(/\r?\n/).filter((l) => l.length >= 40 && !l.startsWith("-----")));

@@ -10,6 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { accountPspConfigs } from "@/lib/db/schema";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import { getLogger } from "@/lib/logger";
+import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import type { ServiceContext } from "@/lib/services/context";
 import { ServiceError, type FieldError } from "@/lib/services/errors";
 import { ApiPixClient } from "./client";
@@ -178,6 +179,16 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
     const blocks = pemBlocks(Buffer.from(input.caCertificate).toString("utf8")).filter((b) => b.label === "CERTIFICATE");
     if (blocks.length === 0) errors.push({ field: "caCertificate", message: "O arquivo da CA deve conter certificados PEM." });
     else caPem = blocks.map((b) => b.pem).join("\n") + "\n";
+  }
+  // The same rule as for webhook URLs: no private network addresses in production (unless allowed).
+  for (const [field, url] of [["baseUrl", baseUrl], ["tokenUrl", tokenUrl]] as const) {
+    if (!url) continue;
+    try {
+      await assertPostbackUrlAllowed(url);
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      errors.push({ field, message: `Esta URL aponta para uma rede privada ou local, que não é permitida (${e.errors?.[0]?.message ?? e.message}).` });
+    }
   }
   if (errors.length) throw new ServiceError("validation_error", "Revise os campos destacados.", errors);
 
