@@ -206,6 +206,21 @@ describe("charge at the PSP", () => {
     expect(t.pixEnd2end).toBe(paid.endToEndId);
   });
 
+  it("two reconciliation runs at once: each payment is applied once", async () => {
+    const acc = await configuredAccount();
+    const charges = [await createCharge(acc.secretKey), await createCharge(acc.secretKey), await createCharge(acc.secretKey)];
+    for (const c of charges) await psp.pay(await txidOf(c.id), { notify: "drop" });
+    const later = new Date(Date.now() + 5 * 60_000);
+    const [a, b] = await Promise.all([reconcileApiPix({ now: later }), reconcileApiPix({ now: later })]);
+    expect(a.errors + b.errors).toBe(0);
+    for (const c of charges) {
+      expect((await txRow(c.id)).status).toBe("paid");
+      expect((await timeline(c.id)).filter((e) => e.cause === "payment_received")).toHaveLength(1);
+      const events = await getDb().select().from(webhookEvents).where(and(eq(webhookEvents.transactionId, c.id), eq(webhookEvents.status, "paid")));
+      expect(events).toHaveLength(1);
+    }
+  });
+
   it("amount mismatch: not paid, recorded on the timeline with the amount received", async () => {
     const acc = await configuredAccount();
     const charge = await createCharge(acc.secretKey);
@@ -432,7 +447,8 @@ describe("configuration and secrets", () => {
   });
 
   it("no secret, key or token in the logs or in clear in the database", async () => {
-    const secrets = [psp.clientSecret, ...wrongSecrets, ...psp.issuedTokens(), pki.clientP12.passphrase];
+    const p12 = Buffer.from(pki.clientP12.pfx).toString("base64");
+    const secrets = [psp.clientSecret, ...wrongSecrets, ...psp.issuedTokens(), pki.clientP12.passphrase, p12.slice(0, 64), p12.slice(-64)];
     const keyLines = [pki.client.keyPem, pki.untrustedClient.keyPem].flatMap((k) => k.split(/\r?\n/).filter((l) => l.length >= 40 && !l.startsWith("-----")));
     expect(psp.issuedTokens().length).toBeGreaterThan(0);
     const logs = logLines.join("");
