@@ -249,6 +249,27 @@ export const OPERATIONS: ApiOperation[] = [
     },
     errors: ["not_found"],
   },
+  ...(["/api/v1/psp/api-pix/{token}/pix", "/api/v1/psp/api-pix/{token}"] as const).map(
+    (path, i): ApiOperation => ({
+      method: "post",
+      path,
+      operationId: i === 0 ? "receiveApiPixNotification" : "receiveApiPixNotificationBare",
+      summary: i === 0 ? "API Pix PSP notification (called by your PSP)" : "API Pix PSP notification, bare URL",
+      description:
+        "Not for integrators: the URL Arara registers at your PSP (`PUT /webhook/{chave}` of the API Pix) when the account receives PIX through its own PSP. The PSP posts `{ pix: [...] }` here; the body only wakes a re-read of each end-to-end id at the PSP (`GET /pix/{e2eid}`, `GET /cob/{txid}`), nothing in it is trusted. An unknown token is a 404.",
+      tag: "Webhooks",
+      auth: "none",
+      pathParams: z.object({ token: z.string().meta({ description: "The account's unguessable webhook token" }) }),
+      responses: {
+        200: {
+          description: "Received: the Pix named were read back from the PSP",
+          contentType: "application/json",
+          text: "The envelope with `data: { received }`, the number of end-to-end ids read (for the PSP, which only looks at the status)",
+        },
+      },
+      errors: ["not_found"],
+    }),
+  ),
   {
     method: "post",
     path: "/api/v1/webhooks/{eventId}/redeliver",

@@ -3,6 +3,7 @@
  * boleto issuer. The API and the services only talk to these interfaces; a real acquirer or PSP is a
  * new implementation registered in `registry.ts`, with no change above this layer.
  */
+import type { Tx } from "@/lib/db/client";
 import type { CardBrand } from "@/lib/domain/card/brand";
 
 /** The card as the acquirer receives it: from a consumed card token, held in memory only. */
@@ -52,6 +53,10 @@ export type PixChargeInput = {
   amount: number;
   merchant: { name: string; city: string; pixKey: string };
   expiresInDays: number;
+  /** A finer expiry, when the caller has one (takes precedence over expiresInDays). */
+  expiresInSeconds?: number;
+  /** The payer, for a PSP that names the debtor on the charge. */
+  customer?: { name: string; document?: { type: string; number: string } | null };
   now: Date;
 };
 
@@ -60,6 +65,8 @@ export type PixCharge = {
   qrcode: string;
   txid: string;
   expiresAt: Date;
+  /** What the provider keeps of the charge, written in the transaction that records it. */
+  record?: (tx: Tx, transactionId: number) => Promise<void>;
 };
 
 export interface PixProvider {

@@ -8,6 +8,7 @@ import { computeTransactionFee } from "@/lib/domain/fees";
 import type { TransactionStatus } from "@/lib/domain/status";
 import { getEnv } from "@/lib/env";
 import { zodFieldErrors } from "@/lib/http/body";
+import { pixProcessorFor } from "@/lib/processors/api-pix/processor";
 import { processorFor } from "@/lib/processors/registry";
 import type { CardData, Processor } from "@/lib/processors/types";
 import {
@@ -220,16 +221,27 @@ async function attach(tx: Tx, id: number, patch: Partial<NewTransaction>): Promi
 async function issuePix(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
   const row = await insertPending(tx, values);
   const account = ctx.account;
-  const charge = await processor.pix.createCharge({
+  // PIX may go to the account's own PSP (lib/processors/api-pix); the transaction records which.
+  const pix = await pixProcessorFor(account, processor, tx);
+  const charge = await pix.pix.createCharge({
     transactionId: row.id,
     secureId: row.secureId,
     amount: row.amount,
     // createAccount always sets a key (the account's document until the merchant chooses one).
     merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
     expiresInDays: input.pix.expiresInDays,
+    customer: input.customer,
     now: ctx.now,
   });
-  return attach(tx, row.id, { pixQrcode: charge.qrcode, pixTxid: charge.txid, acquirerRef: charge.txid, expiresAt: charge.expiresAt });
+  const attached = await attach(tx, row.id, {
+    pixQrcode: charge.qrcode,
+    pixTxid: charge.txid,
+    acquirerRef: charge.txid,
+    acquirerType: pix.name,
+    expiresAt: charge.expiresAt,
+  });
+  await charge.record?.(tx, row.id);
+  return attached;
 }
 
 async function issueBoleto(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {

@@ -62,6 +62,10 @@ export async function sandboxMove(ctx: ServiceContext, rawId: string | number, t
   if (t.livemode) {
     throw new ServiceError("forbidden", `Transaction ${t.id} is live; only test transactions can be moved in the sandbox.`);
   }
+  if (t.acquirerType !== "sandbox") {
+    // A charge made at a real PSP (api-pix) moves only on what that PSP reports.
+    throw new ServiceError("forbidden", `Transaction ${t.id} was made by the ${t.acquirerType} processor; only sandbox transactions can be moved in the sandbox.`);
+  }
   const from = t.status as TransactionStatus;
   const method = t.paymentMethod as PaymentMethod;
   if (!canSandboxMove(method, from, to)) {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { formatBRL, formatDate, formatDocument } from "@/components/dashboard/format";
@@ -35,6 +36,9 @@ export default async function SettingsPage() {
             <dt>Login</dt>
             <dd>{ctx.user.email}</dd>
           </dl>
+          <p className={ui.small} style={{ margin: "0 0 14px" }}>
+            <Link href="/dashboard/settings/pix">Recebimento PIX pelo seu próprio PSP (API Pix) →</Link>
+          </p>
           <SettingsForm
             initial={{ name: a.name, email: a.email, city: a.city, pixKey: a.pixKey ?? "", address: a.address ?? null }}
           />

@@ -5,7 +5,7 @@ import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
-import { refundTransaction } from "@/lib/services/refund-transaction";
+import { refundThroughProcessor } from "@/lib/processors/refunds";
 import { sandboxMove } from "@/lib/services/sandbox-move";
 import { redeliverEvent } from "@/lib/services/redeliver-event";
 import { skipWebhookEvent } from "@/lib/services/skip-webhook-event";
@@ -29,7 +29,7 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
       amount = cents;
     }
     const state = await onceForFormKey<undefined>(ctx, formData, { scope: `refund ${Number(id)}`, request: { amount: amount ?? null } }, async (tx) => {
-      const t = await refundTransaction(ctx, id, { amount }, tx);
+      const t = await refundThroughProcessor(ctx, id, { amount }, tx);
       return {
         status: "ok",
         message:

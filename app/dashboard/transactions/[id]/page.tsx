@@ -47,6 +47,7 @@ function actorLabel(actor: string): string {
   if (actor === "api") return "API";
   if (actor.startsWith("dashboard:")) return "Painel";
   if (actor === "checkout") return "Checkout";
+  if (actor.startsWith("psp:")) return "PSP";
   return "Sistema";
 }
 
@@ -395,7 +396,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                   </div>
                   <div className={ui.timelineMeta}>
                     {formatDateTimeSeconds(e.createdAt)} · {actorLabel(e.actor)}
-                    {e.amount !== null && (e.cause === "partial_refund" || e.cause === "refund" || e.cause === "duplicate_payment_refund")
+                    {e.amount !== null && (e.cause === "partial_refund" || e.cause === "refund" || e.cause === "duplicate_payment_refund" || e.cause.startsWith("psp_"))
                       ? ` · ${formatBRL(e.amount)}`
                       : ""}
                   </div>

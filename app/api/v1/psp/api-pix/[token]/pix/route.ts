@@ -1,0 +1,3 @@
+import { pspWebhook } from "../handler";
+
+export const POST = pspWebhook;

@@ -1,0 +1,140 @@
+"use client";
+
+import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import type { ActionState } from "@/lib/auth/action";
+import type { ConnectionTest, PspSettingsView } from "@/lib/processors/api-pix/settings";
+import { ActionAlert } from "@/components/dashboard/ActionAlert";
+import { savePspSettingsAction, testPspConnectionAction } from "./actions";
+import ui from "@/components/dashboard/ui.module.css";
+
+type View = Omit<PspSettingsView, "updatedAt" | "webhookRegisteredAt"> & { updatedAt: null; webhookRegisteredAt: null };
+
+export function PspSettingsForm({ view }: { view: View }) {
+  const [state, formAction, pending] = useActionState<ActionState, FormData>(savePspSettingsAction, { status: "idle" });
+  const [processor, setProcessor] = useState<string>(view.processor);
+  const [fields, setFields] = useState<Record<string, string>>({
+    baseUrl: view.baseUrl,
+    tokenUrl: view.tokenUrl,
+    clientId: view.clientId,
+    pixKey: view.pixKey,
+  });
+  const formRef = useRef<HTMLFormElement>(null);
+  // Secrets and files are cleared once saved (never kept in the page); the other fields stay as typed.
+  useEffect(() => {
+    if (state.status !== "ok" || !formRef.current) return;
+    for (const el of formRef.current.querySelectorAll<HTMLInputElement>('input[type="password"], input[type="file"]')) el.value = "";
+  }, [state]);
+  // Submitted by hand: React's automatic form reset after an action would put the controlled
+  // <select> back on its first option while the state still says "api-pix".
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => formAction(data));
+  };
+  const errors = state.status === "error" ? state.fieldErrors : undefined;
+  const err = (f: string) =>
+    errors?.[f] ? (
+      <span id={`${f}-error`} className={ui.fieldError}>
+        {errors[f]}
+      </span>
+    ) : null;
+  const text = (name: string, label: string, hint?: string, type = "text") => (
+    <div className={ui.field}>
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        value={fields[name] ?? ""}
+        onChange={(e) => setFields((v) => ({ ...v, [name]: e.target.value }))}
+        className={ui.input}
+        autoComplete="off"
+        required={processor === "api-pix"}
+        aria-invalid={errors?.[name] ? true : undefined}
+        aria-describedby={errors?.[name] ? `${name}-error` : hint ? `${name}-hint` : undefined}
+      />
+      {err(name) ??
+        (hint ? (
+          <span id={`${name}-hint`} className={ui.hint}>
+            {hint}
+          </span>
+        ) : null)}
+    </div>
+  );
+  const file = (name: string, label: string, hint: string) => (
+    <div className={ui.field}>
+      <label htmlFor={name}>{label}</label>
+      <input id={name} name={name} type="file" className={ui.input} aria-invalid={errors?.[name] ? true : undefined} aria-describedby={errors?.[name] ? `${name}-error` : `${name}-hint`} />
+      {err(name) ?? (
+        <span id={`${name}-hint`} className={ui.hint}>
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+  const secret = (name: string, label: string, stored: boolean) => (
+    <div className={ui.field}>
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type="password"
+        className={ui.input}
+        autoComplete="new-password"
+        placeholder={stored ? "•••••••• (guardado; deixe em branco para manter)" : ""}
+        aria-invalid={errors?.[name] ? true : undefined}
+        aria-describedby={errors?.[name] ? `${name}-error` : undefined}
+      />
+      {err(name)}
+    </div>
+  );
+
+  return (
+    <form ref={formRef} action={formAction} onSubmit={onSubmit} className={ui.form} aria-label="Processador de PIX">
+      <ActionAlert state={state} />
+      <div className={ui.field}>
+        <label htmlFor="processor">Processador</label>
+        <select id="processor" name="processor" value={processor} onChange={(e) => setProcessor(e.target.value)} className={ui.select}>
+          <option value="sandbox">Sandbox (testes, nenhum dinheiro real)</option>
+          <option value="api-pix">API Pix do meu PSP (padrão Banco Central)</option>
+        </select>
+      </div>
+      {processor === "api-pix" && (
+        <>
+          <div className={`${ui.grid} ${ui.grid2}`}>
+            {text("baseUrl", "URL da API Pix", "Ex.: https://pix.seubanco.com.br/api/v2")}
+            {text("tokenUrl", "URL do token (OAuth2)", "Ex.: https://pix.seubanco.com.br/oauth/token")}
+            {text("clientId", "Client id")}
+            {secret("clientSecret", "Client secret", view.hasClientSecret)}
+          </div>
+          <div className={`${ui.grid} ${ui.grid2}`}>
+            {file("certificate", "Certificado do cliente", view.certificate ? "Já enviado; envie outro só para trocar (.pem/.crt ou .p12/.pfx)." : "Emitido pelo PSP: .pem/.crt (com ou sem a chave) ou .p12/.pfx.")}
+            {file("privateKey", "Chave privada (PEM)", "Só se o certificado PEM vier sem a chave (.key).")}
+            {secret("certificatePassword", "Senha do certificado", view.certificate === "pkcs12")}
+            {file("caCertificate", "CA do servidor do PSP (opcional)", view.hasCa ? "Já enviada; envie outra só para trocar." : "Só se o PSP usar uma CA própria.")}
+          </div>
+          <div className={`${ui.grid} ${ui.grid2}`}>{text("pixKey", "Chave PIX neste PSP", "As cobranças são geradas para esta chave.")}</div>
+        </>
+      )}
+      <div>
+        <button type="submit" className={ui.button} disabled={pending}>
+          {pending ? "Salvando…" : "Salvar"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function TestConnection({ disabled }: { disabled: boolean }) {
+  const [state, formAction, pending] = useActionState<ActionState<ConnectionTest>, FormData>(testPspConnectionAction, { status: "idle" });
+  return (
+    <form action={formAction} aria-label="Testar conexão" style={{ display: "grid", gap: 10 }}>
+      <ActionAlert state={state} />
+      <div>
+        <button type="submit" className={`${ui.button} ${ui.secondary}`} disabled={pending || disabled}>
+          {pending ? "Testando…" : "Testar conexão"}
+        </button>
+      </div>
+    </form>
+  );
+}

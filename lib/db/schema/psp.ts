@@ -1,0 +1,138 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { companies } from "./accounts";
+import { transactions } from "./transactions";
+
+/**
+ * How an account receives PIX (lib/processors/api-pix): the sandbox (the default: no row, or
+ * processor "sandbox") or a PSP speaking Banco Central's API Pix with the merchant's own
+ * credentials. One row per account; new charges read it, a charge keeps the processor it was made
+ * with (transactions.acquirerType) and is followed through this row's current credentials.
+ *
+ * Secrets are encrypted with the key-encryption secret (AES-256-GCM, lib/crypto.ts), each bound to
+ * its account and field (AAD), and are never shown again: the dashboard only says whether each is set.
+ */
+export const accountPspConfigs = pgTable(
+  "account_psp_configs",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    /** "sandbox" | "api-pix": the processor of new PIX charges. */
+    processor: text().notNull(),
+    baseUrl: text(),
+    tokenUrl: text(),
+    clientId: text(),
+    clientSecretEnc: text(),
+    /** PEM certificate (not secret) and its key (encrypted), or a PKCS#12 bundle (encrypted, base64) and its password. */
+    certPem: text(),
+    keyPemEnc: text(),
+    pkcs12Enc: text(),
+    pkcs12PasswordEnc: text(),
+    /** CA of the PSP's server certificate, when it is not one the system trusts. */
+    caPem: text(),
+    /** The merchant's PIX key at the PSP (DICT form): the `chave` of every charge. */
+    pixKey: text(),
+    /** The unguessable part of the webhook URL registered at the PSP (`/api/v1/psp/api-pix/{token}`). */
+    webhookToken: text().notNull(),
+    /** When `PUT /webhook/{chave}` last succeeded, and the URL it registered. */
+    webhookRegisteredAt: timestamp({ withTimezone: true, mode: "date" }),
+    webhookUrl: text(),
+    /** Reconciliation: the end of the last `GET /pix` window read, and the lease of the instance reading it. */
+    pixScannedUntil: timestamp({ withTimezone: true, mode: "date" }),
+    leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("account_psp_configs_company_idx").on(t.companyId), uniqueIndex("account_psp_configs_webhook_token_idx").on(t.webhookToken)],
+);
+
+/**
+ * A PIX charge made at an API Pix PSP (`PUT /cob/{txid}`): what the webhook and the reconciliation
+ * need to follow it. `status`: pending (waiting for the payer) | paid | expired (no payment came
+ * before the end of the late-payment window: no longer polled).
+ */
+export const pspCharges = pgTable(
+  "psp_charges",
+  {
+    transactionId: bigint({ mode: "number" })
+      .primaryKey()
+      .references(() => transactions.id),
+    companyId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    txid: text().notNull(),
+    amount: bigint({ mode: "number" }).notNull(),
+    expiresAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    status: text().notNull(),
+    e2eid: text(),
+    nextCheckAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
+    checkedAt: timestamp({ withTimezone: true, mode: "date" }),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("psp_charges_company_txid_idx").on(t.companyId, t.txid),
+    index("psp_charges_due_idx").on(t.nextCheckAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * Every Pix the PSP reported for one of our charges, once (by end-to-end id), with what was decided
+ * about it: `paid` (it paid the charge), `amount_mismatch`, `duplicate`, `paid_after_expiry`.
+ * The unique e2eid makes a notification seen twice (webhook and reconciliation) decided once.
+ */
+export const pspPixReceived = pgTable(
+  "psp_pix_received",
+  {
+    e2eid: text().primaryKey(),
+    companyId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    transactionId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => transactions.id),
+    amount: bigint({ mode: "number" }).notNull(),
+    paidAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    decision: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("psp_pix_received_tx_idx").on(t.transactionId)],
+);
+
+/**
+ * A refund of a PIX received through an API Pix PSP (`PUT /pix/{e2eid}/devolucao/{id}`).
+ * status: requested (not yet accepted by the PSP) | processing (EM_PROCESSAMENTO) | done (DEVOLVIDO,
+ * booked: the ledger and the transaction moved) | failed (NAO_REALIZADO or refused by the PSP).
+ * The money moves only when the PSP says DEVOLVIDO (docs/psp-api-pix.md).
+ */
+export const pspRefunds = pgTable(
+  "psp_refunds",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    transactionId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => transactions.id),
+    e2eid: text().notNull(),
+    /** Our id of the devolução (unique per e2eid at the PSP). */
+    devolucaoId: text().notNull(),
+    amount: bigint({ mode: "number" }).notNull(),
+    status: text().notNull(),
+    rtrId: text(),
+    failReason: text(),
+    nextCheckAt: timestamp({ withTimezone: true, mode: "date" }),
+    leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("psp_refunds_devolucao_idx").on(t.e2eid, t.devolucaoId),
+    index("psp_refunds_tx_idx").on(t.transactionId),
+    index("psp_refunds_open_idx").on(t.nextCheckAt).where(sql`${t.status} in ('requested', 'processing')`),
+  ],
+);

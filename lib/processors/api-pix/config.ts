@@ -1,0 +1,115 @@
+/**
+ * The per-account API Pix configuration (table account_psp_configs): reading it, decrypting its
+ * secrets into a client configuration, and one ApiPixClient per configuration version, kept for the
+ * life of the process (its token cache and kept-alive connections are what make it cheap).
+ *
+ * Secrets are encrypted with a key derived from the key-encryption secret for this purpose, bound to
+ * the account and the field (AAD): a box copied to another account or field does not decrypt.
+ */
+import { eq } from "drizzle-orm";
+import { decrypt, derivedKey, encrypt } from "@/lib/crypto";
+import { getDb, type Queryable } from "@/lib/db/client";
+import { accountPspConfigs } from "@/lib/db/schema";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/logger";
+import { ApiPixClient, type ApiPixClientConfig } from "./client";
+import type { ClientCertificate } from "./transport";
+
+export type PspConfigRow = typeof accountPspConfigs.$inferSelect;
+
+export const API_PIX_PROCESSOR = "api-pix";
+export const SANDBOX_PROCESSOR = "sandbox";
+export const PIX_PROCESSORS = [SANDBOX_PROCESSOR, API_PIX_PROCESSOR] as const;
+export type PixProcessorName = (typeof PIX_PROCESSORS)[number];
+
+export type SecretField = "clientSecret" | "keyPem" | "pkcs12" | "pkcs12Password";
+
+const secretKey = () => derivedKey("psp-config-secrets");
+const aad = (companyId: number, field: SecretField) => `account_psp_configs:${companyId}:${field}`;
+
+export function sealSecret(companyId: number, field: SecretField, plain: string): string {
+  return encrypt(plain, secretKey(), aad(companyId, field));
+}
+
+export function openSecret(companyId: number, field: SecretField, box: string | null): string | null {
+  if (box === null) return null;
+  return decrypt(box, secretKey(), aad(companyId, field));
+}
+
+export async function pspConfigOf(companyId: number, q: Queryable = getDb()): Promise<PspConfigRow | null> {
+  const [row] = await q.select().from(accountPspConfigs).where(eq(accountPspConfigs.companyId, companyId));
+  return row ?? null;
+}
+
+export async function pspConfigByWebhookToken(token: string, q: Queryable = getDb()): Promise<PspConfigRow | null> {
+  // Tokens are 43 base64url characters; anything else is not ours (and skips the query).
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const [row] = await q.select().from(accountPspConfigs).where(eq(accountPspConfigs.webhookToken, token));
+  return row ?? null;
+}
+
+/** The URL registered at the PSP with `PUT /webhook/{chave}`; the PSP posts to it with `/pix` appended. */
+export function webhookUrlFor(token: string): string {
+  return `${getEnv().baseUrl.replace(/\/+$/, "")}/api/v1/psp/api-pix/${token}`;
+}
+
+/** Why a configuration cannot make a client yet (missing fields), or null when complete. */
+export function incompleteReason(row: PspConfigRow): string | null {
+  const missing: string[] = [];
+  if (!row.baseUrl) missing.push("URL da API");
+  if (!row.tokenUrl) missing.push("URL do token");
+  if (!row.clientId) missing.push("client id");
+  if (!row.clientSecretEnc) missing.push("client secret");
+  if (!row.pkcs12Enc && !(row.certPem && row.keyPemEnc)) missing.push("certificado");
+  if (!row.pixKey) missing.push("chave PIX");
+  return missing.length ? `Configuração incompleta: falta ${missing.join(", ")}.` : null;
+}
+
+/** The client configuration, secrets decrypted (in memory only). Throws when incomplete or undecryptable. */
+export function clientConfigOf(row: PspConfigRow): ApiPixClientConfig {
+  const reason = incompleteReason(row);
+  if (reason) throw new Error(reason);
+  const open = (field: SecretField, box: string | null) => {
+    const v = openSecret(row.companyId, field, box);
+    if (v === null) throw new Error(`The PSP configuration of account ${row.companyId} cannot be decrypted (${field}): was KEY_ENCRYPTION_SECRET changed?`);
+    return v;
+  };
+  let certificate: ClientCertificate;
+  if (row.pkcs12Enc) {
+    const pass = row.pkcs12PasswordEnc ? open("pkcs12Password", row.pkcs12PasswordEnc) : undefined;
+    certificate = { pfx: Buffer.from(open("pkcs12", row.pkcs12Enc), "base64"), passphrase: pass };
+  } else {
+    certificate = { certPem: row.certPem!, keyPem: open("keyPem", row.keyPemEnc) };
+  }
+  return {
+    baseUrl: row.baseUrl!,
+    tokenUrl: row.tokenUrl!,
+    clientId: row.clientId!,
+    clientSecret: open("clientSecret", row.clientSecretEnc),
+    certificate,
+    caPem: row.caPem ?? undefined,
+    logger: getLogger().child({ component: "api-pix", account: row.companyId }),
+  };
+}
+
+const g = globalThis as unknown as { __araraApiPixClients?: Map<number, { version: number; client: ApiPixClient }> };
+
+/** The client of this configuration version (a saved change makes a new one; the old one is closed). */
+export function clientFor(row: PspConfigRow): ApiPixClient {
+  const cache = (g.__araraApiPixClients ??= new Map());
+  const version = row.updatedAt.getTime();
+  const hit = cache.get(row.id);
+  if (hit && hit.version === version) return hit.client;
+  hit?.client.close();
+  const client = new ApiPixClient(clientConfigOf(row));
+  cache.set(row.id, { version, client });
+  return client;
+}
+
+/** Drops every cached client (tests; a process shutting down). */
+export function closeApiPixClients(): void {
+  const cache = g.__araraApiPixClients;
+  if (!cache) return;
+  for (const { client } of cache.values()) client.close();
+  cache.clear();
+}

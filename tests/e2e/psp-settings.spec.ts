@@ -1,0 +1,87 @@
+/**
+ * "Recebimento PIX": a merchant configures the API Pix processor in the dashboard against a local
+ * PSP (tests/helpers/api-pix-psp, real mutual TLS), uploading the client certificate, its key and
+ * the PSP's CA; "Testar conexão" gets a token and reads the webhook registration; a PIX charge is
+ * then made at the PSP, paid there, notified to the app, and reads `paid` with the PSP's e2e id.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { makeTestPki, startApiPixPsp, type ApiPixPsp } from "../helpers/api-pix-psp";
+import { basicAuth, createCharge, signUp } from "./dashboard-helpers";
+
+const KEY = "pagamentos@loja.example";
+let psp: ApiPixPsp;
+let dir: string;
+
+test.beforeAll(async () => {
+  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY] });
+  dir = mkdtempSync(path.join(os.tmpdir(), "psp-e2e-"));
+  writeFileSync(path.join(dir, "client.crt"), psp.pki.client.certPem);
+  writeFileSync(path.join(dir, "client.key"), psp.pki.client.keyPem);
+  writeFileSync(path.join(dir, "psp-ca.crt"), psp.pki.ca.certPem);
+  mkdirSync("test-results/psp-settings", { recursive: true });
+});
+
+test.afterAll(async () => {
+  await psp?.close();
+});
+
+test("configure the API Pix processor in the dashboard and get a PIX charge paid through it", async ({ page, request }) => {
+  const merchant = await signUp(page, "Loja PSP Própria");
+  await page.getByLabel("Guardei minha chave secreta em um lugar seguro.").check();
+  await page.getByRole("button", { name: "Ir para o painel" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Visão geral" })).toBeVisible();
+
+  await page.goto("/dashboard/settings/pix");
+  await expect(page.getByRole("heading", { level: 1, name: "Recebimento PIX" })).toBeVisible();
+  await expect(page.getByTestId("psp-processor")).toHaveText("Sandbox");
+  await page.getByLabel("Processador", { exact: true }).selectOption("api-pix");
+  await page.getByLabel("URL da API Pix").fill(psp.baseUrl);
+  await page.getByLabel("URL do token (OAuth2)").fill(psp.tokenUrl);
+  await page.getByLabel("Client id").fill(psp.clientId);
+  await page.getByLabel("Client secret").fill(psp.clientSecret);
+  await page.getByLabel("Certificado do cliente").setInputFiles(path.join(dir, "client.crt"));
+  await page.getByLabel("Chave privada (PEM)").setInputFiles(path.join(dir, "client.key"));
+  await page.getByLabel("CA do servidor do PSP (opcional)").setInputFiles(path.join(dir, "psp-ca.crt"));
+  await page.getByLabel("Chave PIX neste PSP").fill(KEY);
+  await page.getByRole("button", { name: "Salvar" }).click();
+  await expect(page.getByRole("status")).toContainText("webhook registrado no PSP");
+  await expect(page.getByTestId("psp-processor")).toHaveText("API Pix (seu PSP)");
+  // The secret is never shown again.
+  expect(await page.content()).not.toContain(psp.clientSecret);
+  await expect(page.getByLabel("Client secret")).toHaveValue("");
+  await expect(page.getByLabel("Processador", { exact: true })).toHaveValue("api-pix");
+
+  const registered = psp.webhooks.get(KEY)!;
+  expect(registered.webhookUrl).toMatch(/\/api\/v1\/psp\/api-pix\/[A-Za-z0-9_-]{43}$/);
+
+  await page.getByRole("button", { name: "Testar conexão" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Conexão com o PSP funcionando" })).toBeVisible();
+  for (const [label, size] of [["phone", { width: 412, height: 915 }], ["desktop", { width: 1280, height: 900 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `test-results/psp-settings/configured-${label}.png`, fullPage: true });
+  }
+
+  // A charge made now goes to the PSP; the payer pays it there and the PSP notifies the app.
+  const charge = (await createCharge(request, merchant, { amount: 4990, pix: { expiresInDays: 1 } })) as unknown as {
+    id: number;
+    acquirerType: string;
+    pix: { qrcode: string };
+  };
+  expect(charge.acquirerType).toBe("api-pix");
+  const cob = [...psp.cobs.values()].find((c) => c.pixCopiaECola === charge.pix.qrcode)!;
+  expect(cob.request.valor.original).toBe("49.90");
+  const paid = await psp.pay(cob.txid, { notify: "deliver" });
+  expect(psp.deliveries.at(-1)!.status).toBe(200);
+
+  const res = await request.get(`/api/v1/transactions/${charge.id}`, { headers: { authorization: basicAuth(merchant) } });
+  const t = (await res.json()).data;
+  expect(t.status).toBe("paid");
+  expect(t.pix.end2end).toBe(paid.endToEndId);
+
+  await page.goto(`/dashboard/transactions/${charge.id}`);
+  await expect(page.getByText(paid.endToEndId).first()).toBeVisible();
+  await page.screenshot({ path: "test-results/psp-settings/paid-transaction.png", fullPage: true });
+});
