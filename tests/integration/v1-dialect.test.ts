@@ -371,3 +371,29 @@ describe("the browser script's family names", () => {
     }
   });
 });
+
+describe("the reference", () => {
+  it("the reference describes /v1: twins with bare bodies, the family-only paths, the /v1 notification and the switching guide", async () => {
+    const res = await call("GET", "/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    for (const op of await routeOperations()) {
+      const v1 = op.path.replace(/^\/api\/v1/, "/v1");
+      expect(doc.paths[v1]?.[op.method.toLowerCase()], `${op.method} ${v1}`).toBeDefined();
+    }
+    const created = doc.paths["/v1/transactions"].post.responses["201"].content["application/json"].schema;
+    expect(created).toEqual({ $ref: "#/components/schemas/CreatedTransaction" });
+    expect(doc.paths["/api/v1/transactions"].post.responses["201"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/CreatedTransactionResponse",
+    });
+    expect(doc.components.schemas.ItemV1.required).not.toContain("tangible");
+    expect(doc.paths["/v1/status"].get.security).toEqual([]);
+    expect(doc.paths["/v1/balance/available"].get).toBeDefined();
+    expect(doc.webhooks.transaction_v1.post.requestBody.content["application/json"].schema.required).toContain("objectId");
+    const guide = doc["x-guides"].find((g: any) => g.id === "switching");
+    expect(guide.title).toBe("Switching from another gateway of this API family");
+    expect(guide.paragraphs.join(" ")).toMatch(/objectId/);
+    expect(guide.paragraphs.join(" ")).toMatch(/JunglePagamentos/);
+    expect(doc.info.description).toContain("Switching from another gateway of this API family");
+  });
+});
