@@ -4,21 +4,29 @@
  * Arara as the family's stores call them (awaited setPublicKey, setTestMode, expMonth/expYear); the
  * store's backend then charges the token through /v1 and reads `status` at the top level.
  */
+import { createServer, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import { DEMO } from "@/lib/services/demo-merchant";
 import { CUSTOMER } from "./checkout-helpers";
 
-const STORE = "http://loja.example";
+// The store: a real page on its own origin (another port), as a merchant's site would serve it.
+const STORE_PORT = Number(process.env.E2E_PORT || 3100) + 1;
+const STORE = `http://127.0.0.1:${STORE_PORT}`;
+let store: Server;
+
+test.beforeAll(async ({ baseURL }) => {
+  const html = `<!doctype html><html lang="pt-BR"><head><title>Loja</title><script src="${baseURL}/v1/js"></script></head><body><h1>Loja</h1></body></html>`;
+  store = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  await new Promise<void>((resolve) => store.listen(STORE_PORT, "127.0.0.1", resolve));
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => store.close(resolve));
+});
 const FAMILY_AUTH = `Basic ${Buffer.from(`${DEMO.secretKey}:x`).toString("base64")}`;
 
 for (const name of ["Payout", "JunglePagamentos", "PaymentGateway", "Arara"]) {
-  test(`${name}.encrypt tokenizes a card from a store page and the token charges through /v1`, async ({ page, baseURL, request }) => {
-    await page.route(`${STORE}/**`, (route) =>
-      route.fulfill({
-        contentType: "text/html",
-        body: `<!doctype html><html lang="pt-BR"><head><title>Loja</title><script src="${baseURL}/v1/js"></script></head><body><h1>Loja</h1></body></html>`,
-      }),
-    );
+  test(`${name}.encrypt tokenizes a card from a store page and the token charges through /v1`, async ({ page, request }) => {
     await page.goto(`${STORE}/checkout`);
     const token = await page.evaluate(
       async ({ name, pk }) => {
@@ -49,10 +57,7 @@ for (const name of ["Payout", "JunglePagamentos", "PaymentGateway", "Arara"]) {
   });
 }
 
-test("a bad card rejects with the field errors, under a family name", async ({ page, baseURL }) => {
-  await page.route(`${STORE}/**`, (route) =>
-    route.fulfill({ contentType: "text/html", body: `<!doctype html><title>Loja</title><script src="${baseURL}/v1/js"></script>` }),
-  );
+test("a bad card rejects with the field errors, under a family name", async ({ page }) => {
   await page.goto(`${STORE}/checkout`);
   const err = await page.evaluate(async (pk) => {
     const sdk = (window as unknown as Record<string, any>).JunglePagamentos;
