@@ -49,8 +49,8 @@ export function switchingGuide(env: Env): Guide {
       `The browser script, \`<script src="${base}/v1/js">\` (or /api/v1/js), defines \`Arara\` and the family's names ${BROWSER_ALIASES.map((n) => `\`${n}\``).join(", ")}: \`setPublicKey(pk)\` (may be awaited), \`setTestMode(bool)\` (accepted; the key alone says sandbox or live), \`encrypt({ number, holderName, expMonth | expirationMonth, expYear | expirationYear, cvv })\` resolving to the token string to send as \`card.hash\`.`,
     ],
     table: {
-      columns: ["Family client behaviour accepted on /v1", "Test (tests/integration/v1-dialect.test.ts)"],
-      rows: V1_BEHAVIOURS.map((b) => [b.behaviour, b.test]),
+      columns: ["Test that names it (tests/integration/v1-dialect.test.ts)", "Family client behaviour accepted on /v1"],
+      rows: V1_BEHAVIOURS.map((b) => [b.test, b.behaviour]),
     },
     code: `curl -u "sk_test_...:x" ${base}/v1/transactions -H "content-type: application/json" -d '{"paymentMethod":"pix","amount":1990,"customer":{"name":"Maria Silva","email":"maria@example.com","document":{"type":"cpf","number":"11144477735"}},"items":[{"title":"Curso","unitPrice":1990,"quantity":1}]}'
 # -> 201 { "id": 1000, "status": "pending", "amount": 1990, "pix": { "qrcode": "000201..." }, "secureUrl": "...", ... }`,
