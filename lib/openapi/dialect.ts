@@ -70,7 +70,8 @@ function bareResponse(doc: Json, response: Json): Json {
   if (!json) return out;
   const envelope = resolve(doc, json.schema);
   if (envelope.properties?.data && envelope.properties?.success) {
-    json.schema = envelope.properties.data;
+    const data = envelope.properties.data;
+    json.schema = data.$ref && V1_REFS[data.$ref] ? { $ref: V1_REFS[data.$ref] } : data;
     if (json.example && typeof json.example === "object" && "data" in json.example) json.example = json.example.data;
   }
   return out;
@@ -80,10 +81,6 @@ function bareResponse(doc: Json, response: Json): Json {
 function v1CreateTransactionSchema(doc: Json): Json {
   const schemas = doc.components.schemas;
   const base = structuredClone(resolve(doc, { $ref: "#/components/schemas/CreateTransaction" }));
-  const item = structuredClone(resolve(doc, { $ref: "#/components/schemas/Item" }));
-  item.required = (item.required ?? []).filter((r: string) => r !== "tangible");
-  if (item.properties?.tangible) item.properties.tangible.description = `${item.properties.tangible.description ?? ""} /v1: optional, default ${V1_DEFAULT_TANGIBLE}`.trim();
-  schemas.ItemV1 = item;
   if (base.properties?.items) base.properties.items = { ...base.properties.items, items: { $ref: "#/components/schemas/ItemV1" } };
   if (base.properties?.ip) base.properties.ip.description = "The payer's IP (IPv4 or IPv6). /v1: optional for credit_card; the caller's address is recorded when absent";
   const pix = resolve(doc, base.properties?.pix);
@@ -117,9 +114,52 @@ const FAMILY_NOTIFICATION_EXAMPLE = {
   },
 };
 
+/**
+ * TransactionV1: how /v1 shows a transaction everywhere (lib/http/dialect-views.ts): the created
+ * transaction plus the family's fee, items, ip, externalRef and updatedAt; TransactionListV1 of them.
+ */
+function addV1TransactionSchemas(doc: Json): void {
+  const schemas = doc.components.schemas;
+  const item = structuredClone(resolve(doc, { $ref: "#/components/schemas/Item" }));
+  item.required = (item.required ?? []).filter((r: string) => r !== "tangible");
+  if (item.properties?.tangible) item.properties.tangible.description = `${item.properties.tangible.description ?? ""} /v1: optional, default ${V1_DEFAULT_TANGIBLE}`.trim();
+  schemas.ItemV1 = item;
+  const created = schemas.CreatedTransaction;
+  if (!created) return;
+  const v1 = structuredClone(created);
+  v1.description = "A transaction as /v1 shows it (creation, reads, lists, moves, postbacks).";
+  const nullableString = (description: string) => ({ type: ["string", "null"], description });
+  v1.properties = {
+    ...v1.properties,
+    fee: {
+      type: "object",
+      description: "Fees of this charge, in centavos",
+      properties: { netAmount: { type: "integer" }, fixedAmount: { type: "integer" }, estimatedFee: { type: "integer" } },
+      required: ["netAmount", "fixedAmount", "estimatedFee"],
+    },
+    postbackUrl: nullableString("The webhook URL"),
+    externalRef: nullableString("Your identifier (also as externalId)"),
+    ip: nullableString("The payer's IP as recorded (the caller's address when the request had none)"),
+    items: { type: "array", items: { $ref: "#/components/schemas/ItemV1" }, description: "The items" },
+    updatedAt: { type: "string", description: "Last change (ISO 8601)" },
+  };
+  v1.required = [...new Set([...(v1.required ?? []), "fee", "postbackUrl", "externalRef", "ip", "items", "updatedAt", "fees"])];
+  schemas.TransactionV1 = v1;
+  const list = structuredClone(schemas.TransactionList ?? {});
+  if (list.properties?.data) list.properties.data = { type: "array", items: { $ref: "#/components/schemas/TransactionV1" } };
+  schemas.TransactionListV1 = list;
+}
+
+const V1_REFS: Record<string, string> = {
+  "#/components/schemas/Transaction": "#/components/schemas/TransactionV1",
+  "#/components/schemas/CreatedTransaction": "#/components/schemas/TransactionV1",
+  "#/components/schemas/TransactionList": "#/components/schemas/TransactionListV1",
+};
+
 /** Adds the /v1 twins, the family-only paths, the tag and the family's notification to the document. */
 export function addV1Dialect(doc: Json): void {
   const paths: Json = doc.paths;
+  addV1TransactionSchemas(doc);
   const twins: Json = {};
   for (const [path, item] of Object.entries<Json>(paths)) {
     if (!path.startsWith("/api/v1/")) continue;
@@ -194,7 +234,7 @@ export function addV1Dialect(doc: Json): void {
                   type: { type: "string", const: "transaction" },
                   objectId: { type: "string", description: "The transaction id, as text" },
                   url: { type: ["string", "null"], description: "The postbackUrl" },
-                  data: { $ref: "#/components/schemas/CreatedTransaction", description: "The transaction as /v1 returns it at creation, status as of this event (a card approval is paid)" },
+                  data: { $ref: "#/components/schemas/TransactionV1", description: "The transaction as /v1 returns it, status as of this event (a card approval is paid)" },
                 },
                 required: ["id", "type", "objectId", "url", "data"],
               },

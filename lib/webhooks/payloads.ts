@@ -1,6 +1,7 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
 import type { Dialect } from "@/lib/http/dialect";
-import { boletoUrlOf, cardView, transactionResource, type TransactionRow } from "@/lib/services/transaction-view";
+import { v1TransactionResource } from "@/lib/http/dialect-views";
+import { boletoUrlOf, cardView, type TransactionRow } from "@/lib/services/transaction-view";
 
 /**
  * What the outbox stores for a transaction event, in the dialect the transaction was created with:
@@ -13,28 +14,11 @@ export function transactionEventPayload(t: TransactionRow, kind: WebhookEventKin
 }
 
 /**
- * `data` of a /v1 transaction notification: the transaction as /v1 returns it at creation (the
- * Transaction resource plus fees, postbackUrl, installments, card, boleto), with the family's
+ * `data` of a /v1 transaction notification: the transaction as /v1 returns it, with the family's
  * status names: a card approval is `paid` (the contract's event kind `approved` is /api/v1's).
  */
 export function v1TransactionEventData(t: TransactionRow, kind: WebhookEventKind) {
-  return {
-    ...transactionResource(t),
-    status: kind === "approved" ? "paid" : kind,
-    fees: t.feeEstimated,
-    fee: { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated },
-    postbackUrl: t.postbackUrl,
-    externalRef: t.externalRef,
-    ip: t.ip,
-    items: t.items,
-    ...(t.paymentMethod === "credit_card" ? { installments: t.installments, card: cardView(t) } : {}),
-    ...(t.paymentMethod === "boleto"
-      ? {
-          boleto: { url: boletoUrlOf(t.secureId), barcode: t.boletoBarcode, digitableLine: t.boletoDigitableLine, dueDate: t.boletoDueDate },
-        }
-      : {}),
-    updatedAt: t.updatedAt.toISOString(),
-  };
+  return { ...v1TransactionResource(t), status: kind === "approved" ? "paid" : kind };
 }
 
 /**

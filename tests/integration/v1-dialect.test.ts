@@ -12,6 +12,7 @@ import { createTestAccount, randomCpf } from "../helpers/accounts";
 import { APPROVED_CARD, REFUSED_CARD } from "../helpers/flows";
 import { routeOperations } from "../helpers/routes";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { responseSchema, validateAgainst } from "../helpers/json-schema";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import type { CreatedAccount } from "@/lib/services/accounts";
@@ -382,7 +383,7 @@ describe("the reference", () => {
       expect(doc.paths[v1]?.[op.method.toLowerCase()], `${op.method} ${v1}`).toBeDefined();
     }
     const created = doc.paths["/v1/transactions"].post.responses["201"].content["application/json"].schema;
-    expect(created).toEqual({ $ref: "#/components/schemas/CreatedTransaction" });
+    expect(created).toEqual({ $ref: "#/components/schemas/TransactionV1" });
     expect(doc.paths["/api/v1/transactions"].post.responses["201"].content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/CreatedTransactionResponse",
     });
@@ -395,5 +396,32 @@ describe("the reference", () => {
     expect(guide.paragraphs.join(" ")).toMatch(/objectId/);
     expect(guide.paragraphs.join(" ")).toMatch(/JunglePagamentos/);
     expect(doc.info.description).toContain("Switching from another gateway of this API family");
+  });
+});
+
+describe("the reference matches what /v1 answers", () => {
+  it("every /v1 answer of a sale's life conforms to the documented /v1 schema", async () => {
+    const doc = (await call("GET", "/v1/openapi.json")).body;
+    const check = (method: string, path: string, res: { status: number; body: unknown }) =>
+      expect(validateAgainst(doc, responseSchema(doc, method, path, res.status), res.body), `${method} ${path}`).toEqual([]);
+
+    const pix = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix() });
+    check("POST", "/v1/transactions", pix);
+    const card = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyCard(await familyToken(), { ip: "203.0.113.3" }) });
+    check("POST", "/v1/transactions", card);
+    const refused = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyCard(await familyToken(REFUSED_CARD), { ip: "203.0.113.3" }) });
+    check("POST", "/v1/transactions", refused);
+    check("GET", "/v1/transactions/{id}", await call("GET", `/v1/transactions/${card.body.id}`, { auth: familyAuth() }));
+    check("PUT", "/v1/transactions/{id}/test", await call("PUT", `/v1/transactions/${pix.body.id}/test`, { auth: familyAuth(), body: { status: "paid" } }));
+    check("POST", "/v1/transactions/{id}/refund", await call("POST", `/v1/transactions/${card.body.id}/refund`, { auth: familyAuth(), body: {} }));
+    check("GET", "/v1/transactions", await call("GET", "/v1/transactions?limit=5", { auth: familyAuth() }));
+    check("GET", "/v1/balance", await call("GET", "/v1/balance", { auth: familyAuth() }));
+    check("GET", "/v1/balance/available", await call("GET", "/v1/balance/available", { auth: familyAuth() }));
+    check("GET", "/v1/company", await call("GET", "/v1/company", { auth: familyAuth() }));
+    check("GET", "/v1/status", await call("GET", "/v1/status"));
+    // A read shows the transaction as creation did: /v1 has one transaction shape.
+    const read = await call("GET", `/v1/transactions/${refused.body.id}`, { auth: familyAuth() });
+    expect(Object.keys(read.body).sort()).toEqual(Object.keys(refused.body).sort());
+    expect(read.body.card.lastDigits).toBe("0002");
   });
 });
