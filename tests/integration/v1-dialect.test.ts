@@ -238,6 +238,16 @@ describe("/v1: the family's leniencies", () => {
     expect(bad.body).toMatchObject({ success: false, code: "validation_error" });
   });
 
+  it("Authorization: Basic with the secret key not base64-encoded (family: published curl examples)", async () => {
+    const raw = await call("GET", "/v1/balance", { auth: `Basic ${acct.secretKey}` });
+    expect(raw.status, raw.text).toBe(200);
+    expect(raw.body).toHaveProperty("available");
+    const created = await call("POST", "/v1/transactions", { auth: `Basic ${acct.secretKey}:x`, body: familyPix() });
+    expect(created.status, created.text).toBe(201);
+    const wrong = await call("GET", "/v1/balance", { auth: "Basic sk_test_notakey" });
+    expect(wrong.status).toBe(401);
+  });
+
   it("GET /v1/status answers { status: \"online\" } without credentials (family: health probe)", async () => {
     const res = await call("GET", "/v1/status");
     expect(res.status).toBe(200);

@@ -142,6 +142,23 @@ async function rewriteBody(req: Request, rewrite: (value: unknown) => unknown): 
   return new Request(req.url, { ...init, headers, body });
 }
 
+/**
+ * `Authorization: Basic sk_...` with the key not base64-encoded, as some of the family's published
+ * examples send it: encoded here as base64("sk_...:") for the handler kit, which checks it as any key.
+ */
+function withEncodedKey(req: Request): Request {
+  const m = /^\s*basic\s+(sk_[A-Za-z0-9_]+)(?::([^\s]*))?\s*$/i.exec(req.headers.get("authorization") ?? "");
+  if (!m) return req;
+  const headers = new Headers(req.headers);
+  headers.set("authorization", `Basic ${Buffer.from(`${m[1]}:${m[2] ?? ""}`).toString("base64")}`);
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
+  if (req.body) {
+    init.body = req.body;
+    init.duplex = "half";
+  }
+  return new Request(req.url, init as RequestInit);
+}
+
 /** A rewrite's validation error, answered by the handler kit (auth and rate limit first). */
 function failAfterAuth(err: ServiceError) {
   return withApiKey(async () => {
@@ -168,14 +185,14 @@ async function dispatch(method: Method, req: Request, args: { params: Promise<Pa
   }
   const routeArgs = { params: Promise.resolve(route.params as Params) };
 
-  let request = req;
+  let request = withEncodedKey(req);
   if (method === "POST" && (route.pattern === "transactions" || route.pattern === "card-token")) {
     const rewrite =
       route.pattern === "transactions" ? (v: unknown) => v1TransactionBody(v, callerIp(req.headers)) : (v: unknown) => v1CardTokenBody(v);
-    const rewritten = await rewriteBody(req, rewrite);
+    const rewritten = await rewriteBody(request, rewrite);
     if (rewritten instanceof ServiceError) {
       // The body was read: the kit gets the headers (credentials) with an empty body.
-      const headers = new Headers(req.headers);
+      const headers = new Headers(request.headers);
       headers.delete("content-length");
       return failAfterAuth(rewritten)(new Request(req.url, { method: req.method, headers, body: "{}" }), routeArgs);
     }
