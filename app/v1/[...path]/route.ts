@@ -6,6 +6,7 @@
  * file adds: the family's request forms rewritten to the contract's (lib/http/dialect-leniency.ts),
  * success bodies unwrapped from the envelope, and the few family-only paths (status, balance/available).
  */
+import { parseBasicAuth } from "@/lib/http/basic-auth";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/envelope";
 import { withApiKey, withPublic } from "@/lib/http/handler";
@@ -186,7 +187,11 @@ async function dispatch(method: Method, req: Request, args: { params: Promise<Pa
   const routeArgs = { params: Promise.resolve(route.params as Params) };
 
   let request = withEncodedKey(req);
-  if (method === "POST" && (route.pattern === "transactions" || route.pattern === "card-token")) {
+  // A charge's body is read here only with a secret key in the header (without one the kit answers
+  // 401 without reading it); the card token route is public and reads it anyway.
+  const rewrites =
+    method === "POST" && (route.pattern === "card-token" || (route.pattern === "transactions" && parseBasicAuth(request.headers.get("authorization"))?.secretKey));
+  if (rewrites) {
     const rewrite =
       route.pattern === "transactions" ? (v: unknown) => v1TransactionBody(v, callerIp(req.headers)) : (v: unknown) => v1CardTokenBody(v);
     const rewritten = await rewriteBody(request, rewrite);
