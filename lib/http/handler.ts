@@ -11,6 +11,7 @@ import { readJson, zodFieldErrors } from "./body";
 import { errorResponse } from "./errors";
 import { takeToken } from "./rate-limit";
 import { withIdempotency } from "./idempotency";
+import { dialectOf } from "./dialect";
 
 // Next passes { params: Promise<...> } as the second argument of a route handler.
 type RouteArgs = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -129,6 +130,7 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         params: await paramsOf(args),
         body: value,
         url: new URL(req.url),
+        dialect: dialectOf(req.url),
       };
       const call = async (tx?: Tx) => {
         try {

@@ -19,6 +19,7 @@ import {
   TransactionNotificationSchema,
   WebhookHeadersSchema,
 } from "./components";
+import { addV1Dialect, switchingGuide } from "./dialect";
 import { guides, guidesMarkdown } from "./guides";
 import { OPERATIONS } from "./operations";
 import type { ApiOperation } from "./types";
@@ -172,7 +173,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
     paths[op.path] ??= {};
     (paths[op.path] as Record<string, ZodOpenApiOperationObject>)[op.method] = operationObject(op);
   }
-  const list = guides(env);
+  const list = [...guides(env), switchingGuide(env)];
   // OpenAPI 3.1's info.summary: zod-openapi 5 passes it through, but its InfoObject type does not list it.
   const info = {
     title: "Arara payments API",
@@ -253,6 +254,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
     },
   }) as JsonObject;
   describeParams(doc, ops);
+  addV1Dialect(doc);
   doc["x-guides"] = list;
   return doc;
 }

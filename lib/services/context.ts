@@ -1,4 +1,5 @@
 import type { companies } from "@/lib/db/schema";
+import type { Dialect } from "@/lib/http/dialect";
 
 export type Account = typeof companies.$inferSelect;
 
@@ -9,6 +10,8 @@ export type ServiceContext = {
   actor: string;
   requestId: string;
   now: Date;
+  /** The API dialect of the request (lib/http/dialect.ts); absent: "api". */
+  dialect?: Dialect;
 };
 
 export function systemContext(account: Account, now = new Date()): ServiceContext {

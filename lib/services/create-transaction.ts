@@ -151,6 +151,7 @@ function baseValues(ctx: ServiceContext, input: Request, processor: Processor, o
     checkoutId: opts.checkoutId ?? null,
     retryOfId: opts.retryOfId ?? null,
     livemode: ctx.account.livemode,
+    dialect: ctx.dialect ?? "api",
     createdAt: ctx.now,
     updatedAt: ctx.now,
   } satisfies Omit<NewTransaction, "status">;

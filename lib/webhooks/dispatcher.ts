@@ -127,7 +127,7 @@ function webhookSecretOf(enc: string): string | null {
 }
 
 /** The exact bytes POSTed for an event (signed as they are). */
-export function notificationText(e: Pick<OutboxEvent, "id" | "type" | "url" | "payload">): string {
+export function notificationText(e: Pick<OutboxEvent, "id" | "type" | "url" | "payload" | "dialect">): string {
   return JSON.stringify(notificationBody(e));
 }
 
@@ -136,7 +136,7 @@ export function notificationText(e: Pick<OutboxEvent, "id" | "type" | "url" | "p
  * account's secret, POST with the timeout. Never throws.
  */
 export async function attemptDelivery(
-  event: Pick<OutboxEvent, "id" | "type" | "url" | "payload">,
+  event: Pick<OutboxEvent, "id" | "type" | "url" | "payload" | "dialect">,
   secret: string | null,
   at: Date,
   timeoutMs: number,

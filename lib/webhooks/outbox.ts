@@ -2,7 +2,7 @@ import type { Tx } from "@/lib/db/client";
 import { webhookEvents } from "@/lib/db/schema";
 import type { WebhookEventKind } from "@/lib/domain/status";
 import type { TransactionRow } from "@/lib/services/transaction-view";
-import { transactionEventData } from "./payloads";
+import { transactionEventPayload } from "./payloads";
 
 /**
  * Writes a notification into the outbox, inside the caller's database transaction: it exists if and
@@ -19,7 +19,7 @@ export async function enqueueTransactionEvent(tx: Tx, t: TransactionRow, kind: W
       orderingKey: `transaction:${t.id}`,
       status: kind,
       url: t.postbackUrl,
-      payload: transactionEventData(t, kind),
+      ...transactionEventPayload(t, kind),
       deliveryState: t.postbackUrl ? "pending" : "skipped",
       nextAttemptAt: t.postbackUrl ? now : null,
       createdAt: now,

@@ -1,5 +1,25 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
+import type { Dialect } from "@/lib/http/dialect";
+import { v1TransactionResource } from "@/lib/http/dialect-views";
 import { boletoUrlOf, cardView, type TransactionRow } from "@/lib/services/transaction-view";
+
+/**
+ * What the outbox stores for a transaction event, in the dialect the transaction was created with:
+ * the contract's `data` for /api/v1, the family's full transaction for /v1.
+ */
+export function transactionEventPayload(t: TransactionRow, kind: WebhookEventKind): { payload: Record<string, unknown>; dialect: Dialect } {
+  return t.dialect === "v1"
+    ? { payload: v1TransactionEventData(t, kind), dialect: "v1" }
+    : { payload: transactionEventData(t, kind), dialect: "api" };
+}
+
+/**
+ * `data` of a /v1 transaction notification: the transaction as /v1 returns it, with the family's
+ * status names: a card approval is `paid` (the contract's event kind `approved` is /api/v1's).
+ */
+export function v1TransactionEventData(t: TransactionRow, kind: WebhookEventKind) {
+  return { ...v1TransactionResource(t), status: kind === "approved" ? "paid" : kind };
+}
 
 /**
  * `data` of a transaction notification: a snapshot taken when the change is written, so a later
@@ -39,7 +59,19 @@ export function transactionEventData(t: TransactionRow, kind: WebhookEventKind) 
   };
 }
 
-/** The body POSTed to the receiver: exactly the spec's notification body. */
-export function notificationBody(event: { id: number; type: string; url: string | null; payload: Record<string, unknown> }) {
+/**
+ * The body POSTed to the receiver: the contract's notification body, or for an event of the /v1
+ * dialect the family's `{ id, type, objectId, url, data }` (objectId: the transaction's id, as text).
+ */
+export function notificationBody(event: {
+  id: number;
+  type: string;
+  url: string | null;
+  payload: Record<string, unknown>;
+  dialect?: string;
+}) {
+  if (event.dialect === "v1") {
+    return { id: event.id, type: event.type, objectId: String(event.payload.id), url: event.url, data: event.payload };
+  }
   return { id: event.id, type: event.type, url: event.url, data: event.payload };
 }

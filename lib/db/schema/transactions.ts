@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 
 export type CustomerRecord = {
@@ -85,6 +85,11 @@ export const transactions = pgTable(
      */
     duplicateOfId: bigint({ mode: "number" }),
     livemode: boolean().notNull().default(false),
+    /**
+     * The API dialect the charge was created through: 'api' (/api/v1, the contract's envelope) or
+     * 'v1' (/v1, the family's bare resources). Its notifications are sent in the same dialect.
+     */
+    dialect: text().notNull().default("api"),
     paidAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -113,6 +118,7 @@ export const transactions = pgTable(
       .where(sql`${t.checkoutId} is not null and ${t.paidAt} is not null and ${t.duplicateOfId} is null`),
     // "Try another card" is offered once per refused charge: the retries of an order form one chain.
     uniqueIndex("transactions_retry_of_idx").on(t.retryOfId).where(sql`${t.retryOfId} is not null`),
+    check("transactions_dialect_check", sql`${t.dialect} in ('api', 'v1')`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The outbox: one row per notification, written in the same database transaction as the change it
@@ -18,6 +18,8 @@ export const webhookEvents = pgTable(
     status: text().notNull(), // the event kind (data.status)
     url: text(), // null: nothing to deliver (no postbackUrl), kept for the timeline
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    /** 'v1': POSTed in the family's shape { id, type, objectId, url, data } (lib/webhooks/payloads.ts). */
+    dialect: text().notNull().default("api"),
     deliveryState: text().notNull(), // pending | succeeded | failed | skipped (no URL) | abandoned (skipped by the merchant)
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true, mode: "date" }),
@@ -32,6 +34,7 @@ export const webhookEvents = pgTable(
     index("webhook_events_pending_order_idx").on(t.orderingKey, t.id).where(sql`${t.deliveryState} = 'pending'`),
     index("webhook_events_tx_idx").on(t.transactionId),
     index("webhook_events_cash_out_idx").on(t.cashOutId),
+    check("webhook_events_dialect_check", sql`${t.dialect} in ('api', 'v1')`),
   ],
 );
 

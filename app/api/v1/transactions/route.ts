@@ -4,18 +4,18 @@ import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/list-transactions";
 import { createTransaction } from "@/lib/services/create-transaction";
-import { transactionResource } from "@/lib/services/transaction-view";
+import { transactionView } from "@/lib/http/dialect-views";
 
 export const GET = withApiKey(async (_req, ctx) => {
   const query = parseWith(ListTransactionsQuery, queryObject(ctx.url), "query");
   const { rows, pagination } = await listTransactions(ctx, query);
-  return ok({ data: rows.map(transactionResource), pagination });
+  return ok({ data: rows.map((t) => transactionView(ctx, t)), pagination });
 });
 
 export const POST = withApiKey(
   async (_req, ctx) => {
-    const { response } = await createTransaction(ctx, ctx.body, {}, ctx.tx);
-    return ok(response, 201, "Transaction created successfully.");
+    const { transaction, response } = await createTransaction(ctx, ctx.body, {}, ctx.tx);
+    return ok(ctx.dialect === "v1" ? transactionView(ctx, transaction) : response, 201, "Transaction created successfully.");
   },
   { idempotent: true },
 );

@@ -3,9 +3,9 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { SandboxMoveRequest } from "@/lib/schemas/sandbox";
 import { sandboxMove } from "@/lib/services/sandbox-move";
-import { transactionResource } from "@/lib/services/transaction-view";
+import { transactionView } from "@/lib/http/dialect-views";
 
 export const PUT = withApiKey(async (_req, ctx) => {
   const { status } = parseWith(SandboxMoveRequest, ctx.body, "request");
-  return ok(transactionResource(await sandboxMove(ctx, ctx.params.id, status)));
+  return ok(transactionView(ctx, await sandboxMove(ctx, ctx.params.id, status)));
 });

@@ -1,0 +1,108 @@
+/**
+ * What the /v1 dialect accepts beyond the contract, as the family's clients send it. Each rewrite
+ * turns a family form into the contract's form before the shared validation runs, so the rules
+ * (and their error messages) stay one; docs/switching.md lists them with the test of each.
+ *
+ * Pure functions of the JSON body (and the caller's address): no database, no env.
+ */
+import { isIP } from "node:net";
+import { ServiceError } from "@/lib/services/errors";
+import { PIX_EXPIRES_IN_DAYS } from "@/lib/schemas/transactions";
+
+type Json = Record<string, unknown>;
+
+const DAY_SECONDS = 86_400;
+
+/** Default of `items[].tangible` when a /v1 client leaves it out: digital goods or services. */
+export const V1_DEFAULT_TANGIBLE = false;
+
+/** Recorded as the payer's address of a card charge when neither the body nor the request has one. */
+export const UNKNOWN_IP = "0.0.0.0";
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** "1000" -> 1000 (whole numbers only; anything else is left for the validation to reject). */
+function numeric(v: unknown): unknown {
+  return typeof v === "string" && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
+}
+
+/**
+ * The caller's address: the first X-Forwarded-For hop (Next's server sets it from the socket, a
+ * proxy in front appends to it), else X-Real-IP; null when neither is a valid address.
+ */
+export function callerIp(headers: Headers): string | null {
+  const candidates = [headers.get("x-forwarded-for")?.split(",")[0], headers.get("x-real-ip")];
+  for (const c of candidates) {
+    const ip = c?.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
+    if (ip && isIP(ip)) return ip;
+  }
+  return null;
+}
+
+/** POST /v1/transactions: the family's request forms, rewritten to the contract's. */
+export function v1TransactionBody(raw: unknown, ip: string | null): unknown {
+  if (!isObject(raw)) return raw;
+  const body: Json = { ...raw };
+
+  // Amounts as numeric strings ("1000"), as some clients build them from form fields.
+  body.amount = numeric(body.amount);
+
+  // items[].tangible optional; unitPrice and quantity as numeric strings.
+  if (Array.isArray(body.items)) {
+    body.items = body.items.map((item) => {
+      if (!isObject(item)) return item;
+      return {
+        ...item,
+        unitPrice: numeric(item.unitPrice),
+        quantity: numeric(item.quantity),
+        tangible: item.tangible === undefined || item.tangible === null ? V1_DEFAULT_TANGIBLE : item.tangible,
+      };
+    });
+  }
+
+  // customer.document as the bare number: CPF with 11 digits, CNPJ with 14 characters.
+  if (isObject(body.customer) && (typeof body.customer.document === "string" || typeof body.customer.document === "number")) {
+    const number = String(body.customer.document);
+    const stripped = number.replace(/[\s./-]/g, "");
+    body.customer = { ...body.customer, document: { type: stripped.length > 11 ? "cnpj" : "cpf", number } };
+  }
+
+  // pix.expiresInSeconds beside expiresInDays: rounded up to whole days (at least 1).
+  if (isObject(body.pix) && body.pix.expiresInSeconds !== undefined && body.pix.expiresInSeconds !== null && body.pix.expiresInDays == null) {
+    const seconds = numeric(body.pix.expiresInSeconds);
+    const max = PIX_EXPIRES_IN_DAYS.max * DAY_SECONDS;
+    if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 1 || seconds > max) {
+      throw new ServiceError("validation_error", `The transaction is invalid: pix.expiresInSeconds must be a whole number from 1 to ${max}.`, [
+        { field: "pix.expiresInSeconds", message: `must be a whole number from 1 to ${max} (${PIX_EXPIRES_IN_DAYS.max} days)` },
+      ]);
+    }
+    const pix: Json = { ...body.pix, expiresInDays: Math.max(1, Math.ceil(seconds / DAY_SECONDS)) };
+    delete pix.expiresInSeconds;
+    body.pix = pix;
+  }
+
+  // ip optional for cards: the caller's address is recorded instead.
+  const method = typeof body.paymentMethod === "string" ? body.paymentMethod.trim().toLowerCase() : "";
+  if (method === "credit_card" && (body.ip === undefined || body.ip === null || body.ip === "")) {
+    body.ip = ip ?? UNKNOWN_IP;
+  }
+  return body;
+}
+
+/** POST /v1/card-token: expMonth / expYear (the family's script fields) beside expirationMonth / expirationYear. */
+export function v1CardTokenBody(raw: unknown): unknown {
+  if (!isObject(raw)) return raw;
+  if (isObject(raw.card)) return { ...raw, card: cardFields(raw.card) };
+  return cardFields(raw);
+}
+
+function cardFields(card: Json): Json {
+  const out: Json = { ...card };
+  if (out.expirationMonth === undefined && out.expMonth !== undefined) out.expirationMonth = out.expMonth;
+  if (out.expirationYear === undefined && out.expYear !== undefined) out.expirationYear = out.expYear;
+  delete out.expMonth;
+  delete out.expYear;
+  return out;
+}

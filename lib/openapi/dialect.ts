@@ -1,0 +1,249 @@
+/**
+ * The /v1 dialect in the reference: the guide "Switching from another gateway of this API family",
+ * and the /v1 twin of every /api/v1 operation (bare success bodies, the family's request forms), the
+ * family-only paths and the family's notification body. Built from the finished /api/v1 document, so
+ * the two dialects cannot drift apart in the reference either.
+ */
+import type { Env } from "@/lib/env";
+import { BROWSER_ALIASES } from "@/lib/browser/arara-js";
+import { UNKNOWN_IP, V1_DEFAULT_TANGIBLE } from "@/lib/http/dialect-leniency";
+import { PIX_EXPIRES_IN_DAYS } from "@/lib/schemas/transactions";
+import type { Guide } from "./guides";
+
+type Json = Record<string, any>;
+
+export const V1_TAG = "/v1 dialect (clients of the gateway family)";
+
+const V1_TAG_DESCRIPTION =
+  "The same operations under /v1, for store code written for another gateway of this API family: success bodies are the bare resource (no envelope), errors and status codes as in /api/v1. See the guide \"Switching from another gateway of this API family\".";
+
+/** The family client behaviours /v1 accepts, each with the test that names it (docs/switching.md repeats them). */
+export const V1_BEHAVIOURS: { behaviour: string; test: string }[] = [
+  { behaviour: "Base URL https://<host>/v1; success bodies are the bare resource: `tx.id`, `tx.status`, `tx.pix.qrcode` at the top level", test: "creates a PIX sale and reads id, status and pix.qrcode at the top level" },
+  { behaviour: "Polling `GET /v1/transactions/{id}` until `status` is the string `paid`", test: "polls GET /v1/transactions/{id} and sees the string \"paid\"" },
+  { behaviour: "A refused card read from the top-level `status` (`refused`) and `refusedReason`", test: "a refused card is recognisable from the top-level status string" },
+  { behaviour: "Postbacks `{ id, type, objectId, url, data }`, `data` the full transaction, a card approval `paid`", test: "sends the card postback in the family's shape" },
+  { behaviour: "`ip` left out on card charges: the caller's address is recorded", test: "ip is optional for cards" },
+  { behaviour: `\`items[].tangible\` left out: ${V1_DEFAULT_TANGIBLE} (digital goods or services)`, test: "items[].tangible is optional and defaults to false" },
+  { behaviour: "`pix.expiresInSeconds` instead of `pix.expiresInDays` (rounded up to whole days)", test: "pix.expiresInSeconds is accepted beside expiresInDays" },
+  { behaviour: "Amounts, unit prices and quantities as numeric strings; `customer.document` as the bare number", test: "amounts, unit prices and quantities as numeric strings" },
+  { behaviour: "Card token with `expMonth` / `expYear`; the token as a JSON string when `Accept` prefers JSON", test: "card-token takes expMonth/expYear and answers a JSON string" },
+  { behaviour: "`GET /v1/status` answers `{ \"status\": \"online\" }` without credentials", test: "GET /v1/status answers { status: \"online\" } without credentials" },
+  { behaviour: "`GET /v1/balance/available` is the balance", test: "GET /v1/balance/available is the balance, bare" },
+  { behaviour: "`<script src=\"https://<host>/v1/js\">`", test: "GET /v1/js serves the browser script" },
+  { behaviour: `Browser globals ${BROWSER_ALIASES.map((n) => `\`${n}\``).join(", ")}: awaited \`setPublicKey\`, \`setTestMode\`, \`encrypt\` with \`expMonth\` / \`expYear\``, test: "Payout, JunglePagamentos and PaymentGateway" },
+  { behaviour: "HTTP Basic `base64(sk_...:x)` (as on /api/v1)", test: "creates a PIX sale and reads id, status and pix.qrcode at the top level" },
+  { behaviour: "`Authorization: Basic sk_...` with the key not base64-encoded", test: "Authorization: Basic with the secret key not base64-encoded" },
+  { behaviour: "An `Idempotency-Key` replays the bare answer", test: "an Idempotency-Key replays the same bare answer" },
+];
+
+export function switchingGuide(env: Env): Guide {
+  const base = env.baseUrl.replace(/\/$/, "");
+  return {
+    id: "switching",
+    title: "Switching from another gateway of this API family",
+    paragraphs: [
+      `Store code written for another white-label gateway of this API family runs unchanged against Arara: change the base URL to \`${base}/v1\` and the two keys (the secret key \`sk_...\` for your server, the public key \`pk_...\` for the browser script). Under /v1 every operation of /api/v1 exists with the same path after the prefix, the same authentication (every Basic form, \`sk:x\` included; on /v1 also \`Basic sk_...\` with the key not base64-encoded), Idempotency-Key, rate limit, validation and HTTP status codes.`,
+      "What differs from /api/v1: a success body is the bare resource — a transaction is `{ id, status, amount, pix, secureUrl, ... }` at the top level, one shape on creation, reads, lists, moves and postbacks (the Transaction resource plus `fees`, `fee`, `card`, `boleto`, `refusedReason` when they apply, `items`, `ip`, `postbackUrl`, `externalRef`, `updatedAt`: the TransactionV1 schema), a list is `{ data, pagination }`, the company, balance, cash-out and payment link likewise bare. Errors keep the one error body `{ success: false, status, message, code, errors?, requestId? }`: a client tells them apart by the HTTP status.",
+      `What /v1 accepts besides the /api/v1 request: \`ip\` may be left out on card charges (the caller's address is recorded: the first X-Forwarded-For address, else X-Real-IP, else \`${UNKNOWN_IP}\`); \`items[].tangible\` may be left out (default \`${V1_DEFAULT_TANGIBLE}\`: digital goods or services); \`pix.expiresInSeconds\` (1 to ${PIX_EXPIRES_IN_DAYS.max * 86_400}) instead of \`pix.expiresInDays\`, rounded up to whole days; amounts, unit prices and quantities as numeric strings; \`customer.document\` as the bare number (11 digits: CPF, else CNPJ). The card token route takes \`expMonth\` / \`expYear\` and answers the token as a JSON string (\`"ct_..."\`, \`application/json\`) when \`Accept\` prefers JSON to text. \`GET /v1/balance/available\` is the balance; \`GET /v1/status\` answers \`{ "status": "online" }\` without credentials.`,
+      "Postbacks: a transaction created through /v1 is notified in the family's shape, `{ id, type, objectId, url, data }`: `id` the notification id (also the `webhook-id` header), `type` `transaction`, `objectId` the transaction id as text, `url` the postbackUrl, `data` the full transaction as /v1 returns it. A card approval is `data.status: \"paid\"` (on /api/v1 it is `approved`). Signatures and retries are the same. Transactions created through /api/v1 keep the contract's body.",
+      `The browser script, \`<script src="${base}/v1/js">\` (or /api/v1/js), defines \`Arara\` and the family's names ${BROWSER_ALIASES.map((n) => `\`${n}\``).join(", ")}: \`setPublicKey(pk)\` (may be awaited), \`setTestMode(bool)\` (accepted; the key alone says sandbox or live), \`encrypt({ number, holderName, expMonth | expirationMonth, expYear | expirationYear, cvv })\` resolving to the token string to send as \`card.hash\`.`,
+    ],
+    table: {
+      columns: ["Test that names it (tests/integration/v1-dialect.test.ts)", "Family client behaviour accepted on /v1"],
+      rows: V1_BEHAVIOURS.map((b) => [b.test, b.behaviour]),
+    },
+    code: `curl -u "sk_test_...:x" ${base}/v1/transactions -H "content-type: application/json" -d '{"paymentMethod":"pix","amount":1990,"customer":{"name":"Maria Silva","email":"maria@example.com","document":{"type":"cpf","number":"11144477735"}},"items":[{"title":"Curso","unitPrice":1990,"quantity":1}]}'
+# -> 201 { "id": 1000, "status": "pending", "amount": 1990, "pix": { "qrcode": "000201..." }, "secureUrl": "...", ... }`,
+  };
+}
+
+function resolve(doc: Json, schema: Json | undefined): Json {
+  let s = schema ?? {};
+  for (let i = 0; i < 10 && s.$ref; i++) s = doc.components?.schemas?.[String(s.$ref).replace("#/components/schemas/", "")] ?? {};
+  return s;
+}
+
+/** The success response of /v1: the envelope's `data` schema and example. */
+function bareResponse(doc: Json, response: Json): Json {
+  const out = structuredClone(response);
+  const json = out.content?.["application/json"];
+  if (!json) return out;
+  const envelope = resolve(doc, json.schema);
+  if (envelope.properties?.data && envelope.properties?.success) {
+    const data = envelope.properties.data;
+    json.schema = data.$ref && V1_REFS[data.$ref] ? { $ref: V1_REFS[data.$ref] } : data;
+    if (json.example && typeof json.example === "object" && "data" in json.example) json.example = json.example.data;
+  }
+  return out;
+}
+
+/** CreateTransaction as /v1 reads it: ip, items[].tangible optional; pix.expiresInSeconds. */
+function v1CreateTransactionSchema(doc: Json): Json {
+  const schemas = doc.components.schemas;
+  const base = structuredClone(resolve(doc, { $ref: "#/components/schemas/CreateTransaction" }));
+  if (base.properties?.items) base.properties.items = { ...base.properties.items, items: { $ref: "#/components/schemas/ItemV1" } };
+  if (base.properties?.ip) base.properties.ip.description = "The payer's IP (IPv4 or IPv6). /v1: optional for credit_card; the caller's address is recorded when absent";
+  const pix = resolve(doc, base.properties?.pix);
+  const pixObject = (pix.anyOf ?? pix.oneOf ?? [pix]).find((p: Json) => p.type === "object" || p.properties);
+  if (pixObject?.properties) {
+    pixObject.properties.expiresInSeconds = {
+      type: ["integer", "string"],
+      description: `/v1: seconds until the QR code expires (1 to ${PIX_EXPIRES_IN_DAYS.max * 86_400}), rounded up to whole days; instead of expiresInDays`,
+    };
+  }
+  base.description = `${base.description ?? ""} /v1 accepts also the family's forms (see the guide "Switching from another gateway of this API family").`.trim();
+  schemas.CreateTransactionV1 = base;
+  return { $ref: "#/components/schemas/CreateTransactionV1" };
+}
+
+const FAMILY_NOTIFICATION_EXAMPLE = {
+  id: 42,
+  type: "transaction",
+  objectId: "1000",
+  url: "https://shop.example/webhooks/arara",
+  data: {
+    id: 1000,
+    status: "paid",
+    amount: 5000,
+    paymentMethod: "credit_card",
+    installments: 1,
+    secureUrl: "https://pay.example/checkout/5b1f7c1e-2f7d-4a51-9b0e-1c5d1f0e8a11",
+    card: { brand: "visa", holderName: "MARIA SILVA", firstDigits: "411111", lastDigits: "1111", expirationMonth: "12", expirationYear: "2034" },
+    fees: 245,
+    createdAt: "2026-06-01T12:00:00.000Z",
+  },
+};
+
+/**
+ * TransactionV1: how /v1 shows a transaction everywhere (lib/http/dialect-views.ts): the created
+ * transaction plus the family's fee, items, ip, externalRef and updatedAt; TransactionListV1 of them.
+ */
+function addV1TransactionSchemas(doc: Json): void {
+  const schemas = doc.components.schemas;
+  const item = structuredClone(resolve(doc, { $ref: "#/components/schemas/Item" }));
+  item.required = (item.required ?? []).filter((r: string) => r !== "tangible");
+  if (item.properties?.tangible) item.properties.tangible.description = `${item.properties.tangible.description ?? ""} /v1: optional, default ${V1_DEFAULT_TANGIBLE}`.trim();
+  schemas.ItemV1 = item;
+  const created = schemas.CreatedTransaction;
+  if (!created) return;
+  const v1 = structuredClone(created);
+  v1.description = "A transaction as /v1 shows it (creation, reads, lists, moves, postbacks).";
+  const nullableString = (description: string) => ({ type: ["string", "null"], description });
+  v1.properties = {
+    ...v1.properties,
+    fee: {
+      type: "object",
+      description: "Fees of this charge, in centavos",
+      properties: { netAmount: { type: "integer" }, fixedAmount: { type: "integer" }, estimatedFee: { type: "integer" } },
+      required: ["netAmount", "fixedAmount", "estimatedFee"],
+    },
+    postbackUrl: nullableString("The webhook URL"),
+    externalRef: nullableString("Your identifier (also as externalId)"),
+    ip: nullableString("The payer's IP as recorded (the caller's address when the request had none)"),
+    items: { type: "array", items: { $ref: "#/components/schemas/ItemV1" }, description: "The items" },
+    updatedAt: { type: "string", description: "Last change (ISO 8601)" },
+  };
+  v1.required = [...new Set([...(v1.required ?? []), "fee", "postbackUrl", "externalRef", "ip", "items", "updatedAt", "fees"])];
+  schemas.TransactionV1 = v1;
+  const list = structuredClone(schemas.TransactionList ?? {});
+  if (list.properties?.data) list.properties.data = { type: "array", items: { $ref: "#/components/schemas/TransactionV1" } };
+  schemas.TransactionListV1 = list;
+}
+
+const V1_REFS: Record<string, string> = {
+  "#/components/schemas/Transaction": "#/components/schemas/TransactionV1",
+  "#/components/schemas/CreatedTransaction": "#/components/schemas/TransactionV1",
+  "#/components/schemas/TransactionList": "#/components/schemas/TransactionListV1",
+};
+
+/** Adds the /v1 twins, the family-only paths, the tag and the family's notification to the document. */
+export function addV1Dialect(doc: Json): void {
+  const paths: Json = doc.paths;
+  addV1TransactionSchemas(doc);
+  const twins: Json = {};
+  for (const [path, item] of Object.entries<Json>(paths)) {
+    if (!path.startsWith("/api/v1/")) continue;
+    const v1Path = path.replace(/^\/api\/v1/, "/v1");
+    twins[v1Path] = {};
+    for (const [method, op] of Object.entries<Json>(item)) {
+      const twin = structuredClone(op);
+      twin.operationId = `${op.operationId}V1`;
+      twin.tags = [V1_TAG];
+      twin.description = `${op.description ? `${op.description}\n\n` : ""}The /v1 twin of \`${method.toUpperCase()} ${path}\`: the success body is the bare resource.`;
+      for (const [status, response] of Object.entries<Json>(twin.responses ?? {})) {
+        if (status.startsWith("2")) twin.responses[status] = bareResponse(doc, response);
+      }
+      if (v1Path === "/v1/transactions" && method === "post" && twin.requestBody?.content?.["application/json"]) {
+        twin.requestBody.content["application/json"].schema = v1CreateTransactionSchema(doc);
+      }
+      if (v1Path === "/v1/card-token" && method === "post") {
+        twin.responses["200"].content["application/json"] = {
+          schema: { type: "string", description: "The token as a JSON string, when Accept prefers application/json to text/plain" },
+          example: "ct_...",
+        };
+        twin.description += " Takes `expMonth` / `expYear` as well as `expirationMonth` / `expirationYear`.";
+      }
+      twins[v1Path][method] = twin;
+    }
+  }
+  const balance = twins["/v1/balance"]?.get;
+  if (balance) {
+    twins["/v1/balance/available"] = {
+      get: { ...structuredClone(balance), operationId: "getBalanceAvailableV1", summary: "Balance (alias)", description: "The family's path for the balance: the same as `GET /v1/balance`." },
+    };
+  }
+  twins["/v1/status"] = {
+    get: {
+      operationId: "getStatusV1",
+      summary: "Service status",
+      description: "The family's liveness probe: no credentials.",
+      tags: [V1_TAG],
+      security: [],
+      responses: {
+        "200": {
+          description: "The API answers",
+          content: {
+            "application/json": {
+              schema: { type: "object", properties: { status: { type: "string", const: "online" } }, required: ["status"] },
+              example: { status: "online" },
+            },
+          },
+        },
+      },
+    },
+  };
+  Object.assign(paths, twins);
+  doc.tags = [...(doc.tags ?? []), { name: V1_TAG, description: V1_TAG_DESCRIPTION }];
+
+  const contract = doc.webhooks?.transaction?.post;
+  if (contract) {
+    doc.webhooks.transaction_v1 = {
+      post: {
+        ...structuredClone(contract),
+        summary: "Transaction notification (/v1 dialect)",
+        description:
+          "For a transaction created through /v1: POSTed to its postbackUrl on each status change in the family's shape. `objectId` is the transaction id as text; `data` is the full transaction as /v1 returns it; a card approval is `paid`. Same headers, signature and retries as the /api/v1 notification.",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  id: { type: "integer", description: "Notification id (the webhook-id header)" },
+                  type: { type: "string", const: "transaction" },
+                  objectId: { type: "string", description: "The transaction id, as text" },
+                  url: { type: ["string", "null"], description: "The postbackUrl" },
+                  data: { $ref: "#/components/schemas/TransactionV1", description: "The transaction as /v1 returns it, status as of this event (a card approval is paid)" },
+                },
+                required: ["id", "type", "objectId", "url", "data"],
+              },
+              example: FAMILY_NOTIFICATION_EXAMPLE,
+            },
+          },
+        },
+      },
+    };
+  }
+}
