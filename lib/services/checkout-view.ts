@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { checkouts } from "@/lib/db/schema";
+import type { CheckoutRow } from "@/lib/core/rows";
 import { getEnv } from "@/lib/env";
 
-export type CheckoutRow = typeof checkouts.$inferSelect;
+export type { CheckoutRow };
 export type CheckoutStatus = "open" | "paid" | "expired";
 
 /** A link's page is the same hosted checkout route as a transaction's. */

@@ -1,6 +1,6 @@
-import type { companies } from "@/lib/db/schema";
+import type { Account } from "@/lib/core/rows";
 
-export type Account = typeof companies.$inferSelect;
+export type { Account };
 
 /** Who is acting and when: passed to every service verb. */
 export type ServiceContext = {

@@ -16,10 +16,10 @@ import {
   type CreateTransactionRequest as Request,
 } from "@/lib/schemas/transactions";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import { executeTransaction } from "@/lib/executor/execute";
 import { consumeCardToken } from "./card-tokens";
 import type { ServiceContext } from "./context";
 import { ServiceError, type FieldError } from "./errors";
-import { recordCreation } from "./transitions";
 import { boletoUrlOf, cardView, transactionResource, type TransactionRow } from "./transaction-view";
 
 const DAY_MS = 86_400_000;
@@ -70,8 +70,7 @@ export async function createTransaction(
         row = await issueBoleto(tx, ctx, input, processor, values);
         break;
     }
-    await recordCreation(tx, ctx, row);
-    return row;
+    return executeTransaction(tx, ctx, { cause: "created", transaction: row, facts: {} });
   });
   return { transaction, response: transactionCreatedResource(transaction) };
 }

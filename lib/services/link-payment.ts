@@ -14,13 +14,13 @@
 import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Queryable, Tx } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
+import { paidAmountOf } from "@/lib/domain/journals";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
-import { postJournal } from "@/lib/ledger/post";
-import { paidAmountOf, refundJournal } from "@/lib/ledger/transaction-journals";
+import { paymentCause, type PaymentFacts } from "@/lib/domain/transitions";
+import { executeTransaction } from "@/lib/executor/execute";
 import type { CheckoutRow } from "./checkout-view";
 import type { ServiceContext } from "./context";
 import { ServiceError, notFound } from "./errors";
-import { moveTransaction } from "./transitions";
 import type { TransactionRow } from "./transaction-view";
 
 /** Locks the link's row until the caller's transaction ends. Take it before locking any of its charges. */
@@ -70,7 +70,7 @@ export function linkAlreadyPaid(checkoutId: number, payment: LinkPayment): Servi
 
 export type ChargePayment = {
   /** Columns the payment sets with the status: paidAt, paidAmount, pixEnd2end, card settlement. */
-  patch: Partial<typeof transactions.$inferInsert> & { paidAt: Date; paidAmount: number };
+  patch: PaymentFacts;
   /**
    * When another charge already paid the link: "refuse" a payment that can still be declined (the
    * sandbox's "simulate payment"), or "return" money that already arrived (record it and refund it).
@@ -81,7 +81,7 @@ export type ChargePayment = {
 /**
  * Moves a pending or processing charge to paid, in the caller's transaction, under the link rule:
  * locks the charge's link (if any) and then the charge, re-reads it, and pays it (timeline entry,
- * ledger payment journal, `paid` webhook through moveTransaction), or refuses it, or records it as
+ * ledger payment journal, `paid` webhook through the executor), or refuses it, or records it as
  * a returned duplicate (see `returnDuplicate`).
  */
 export async function payCharge(tx: Tx, ctx: ServiceContext, transactionId: number, payment: ChargePayment): Promise<TransactionRow> {
@@ -98,7 +98,7 @@ export async function payCharge(tx: Tx, ctx: ServiceContext, transactionId: numb
     throw new ServiceError("conflict", `Transaction ${t.id} is ${from}; only a pending or processing charge can be paid.`);
   }
   const paidBy = t.checkoutId !== null ? await linkPaymentOf(tx, t.checkoutId) : null;
-  if (!paidBy) return moveTransaction(tx, ctx, { transaction: t, to: "paid", patch: payment.patch });
+  if (!paidBy) return executeTransaction(tx, ctx, { cause: paymentCause(t.paymentMethod as PaymentMethod), transaction: t, facts: payment.patch });
   if (payment.whenLinkPaid === "refuse") throw linkAlreadyPaid(t.checkoutId!, paidBy);
   return returnDuplicate(tx, ctx, t, paidBy, payment.patch);
 }
@@ -119,23 +119,14 @@ async function returnDuplicate(
   paidBy: LinkPayment,
   patch: ChargePayment["patch"],
 ): Promise<TransactionRow> {
-  const paid = await moveTransaction(tx, ctx, {
+  const paid = await executeTransaction(tx, ctx, {
+    cause: paymentCause(t.paymentMethod as PaymentMethod),
     transaction: t,
-    to: "paid",
-    patch: { ...patch, duplicateOfId: paidBy.id, feeFixed: 0, feeEstimated: 0 },
+    facts: { ...patch, returnedAsDuplicateOf: paidBy.id },
   });
-  const amount = paidAmountOf(paid);
-  const journal = refundJournal(paid, amount, ctx.now);
-  await postJournal(tx, {
-    ...journal,
-    description: `Payment of transaction #${paid.id} returned: payment link #${t.checkoutId} was already paid by transaction #${paidBy.id}`,
-    lines: journal.lines.map((line) => ({ ...line, mustStayNonNegative: false })),
-  });
-  return moveTransaction(tx, ctx, {
-    transaction: paid,
-    to: "refunded",
-    patch: { refundedAmount: amount },
-    amount,
+  return executeTransaction(tx, ctx, {
     cause: "duplicate_payment_refund",
+    transaction: paid,
+    facts: { amount: paidAmountOf(paid), checkoutId: t.checkoutId!, paidById: paidBy.id },
   });
 }

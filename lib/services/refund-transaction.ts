@@ -1,15 +1,14 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { transactions, transactionStatusChanges } from "@/lib/db/schema";
+import { transactions } from "@/lib/db/schema";
+import { paidAmountOf } from "@/lib/domain/journals";
 import { formatBRL } from "@/lib/domain/money";
+import { executeTransaction } from "@/lib/executor/execute";
 import { parseWith } from "@/lib/http/body";
-import { postJournal } from "@/lib/ledger/post";
-import { paidAmountOf, refundJournal } from "@/lib/ledger/transaction-journals";
 import { RefundRequest } from "@/lib/schemas/money";
 import type { ServiceContext } from "./context";
 import { notFound, ServiceError } from "./errors";
-import { moveTransaction } from "./transitions";
 import type { TransactionRow } from "./transaction-view";
 
 function idOf(raw: number | string): number {
@@ -24,13 +23,10 @@ function idOf(raw: number | string): number {
  * - The transaction row is locked (SELECT ... FOR UPDATE) for the whole database transaction, so
  *   two concurrent partial refunds are serialised and the second sees the first's refundedAmount:
  *   together they can never exceed paidAmount.
- * - The merchant's funds are debited by a guarded posting (422 `insufficient_balance` when
+ * - The money, the row, the timeline and the event are the executor's, under the money table's
+ *   `partial_refund` (stays paid, no webhook) or `refund` (to refunded, `refunded` webhook) row.
+ *   The merchant's funds are debited by a guarded posting (422 `insufficient_balance` when
  *   available does not cover it; only a chargeback may take available below zero).
- * - A partial refund keeps the status `paid`, grows refundedAmount and writes a timeline entry
- *   (cause `partial_refund`, with the amount). It sends no webhook: the spec's events are status
- *   changes, and re-sending `paid` would tell a client to fulfil the order again.
- * - The refund that reaches paidAmount moves the transaction to `refunded` through moveTransaction
- *   (timeline entry with the amount, `refunded` webhook). Ledger, row and event commit together.
  * - `outer`: the caller's transaction (the idempotency layer's); the refund is a savepoint of it.
  */
 export async function refundTransaction(
@@ -62,25 +58,7 @@ export async function refundTransaction(
       );
     }
 
-    await postJournal(tx, refundJournal(t, amount, ctx.now));
-
-    if (amount < refundable) {
-      const [after] = await tx
-        .update(transactions)
-        .set({ refundedAmount: sql`${transactions.refundedAmount} + ${amount}`, updatedAt: ctx.now })
-        .where(eq(transactions.id, t.id))
-        .returning();
-      await tx.insert(transactionStatusChanges).values({
-        transactionId: t.id,
-        fromStatus: "paid",
-        toStatus: "paid",
-        cause: "partial_refund",
-        amount,
-        actor: ctx.actor,
-        createdAt: ctx.now,
-      });
-      return after;
-    }
-    return moveTransaction(tx, ctx, { transaction: t, to: "refunded", patch: { refundedAmount: paid }, amount });
+    const cause = amount < refundable ? "partial_refund" : "refund";
+    return executeTransaction(tx, ctx, { cause, transaction: t, facts: { amount } });
   });
 }

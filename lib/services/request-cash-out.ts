@@ -6,13 +6,11 @@ import { computeCashOutFee } from "@/lib/domain/fees";
 import { formatBRL } from "@/lib/domain/money";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import { parseWith } from "@/lib/http/body";
-import { cashOutRequestJournal } from "@/lib/ledger/cash-out-journals";
-import { postJournal } from "@/lib/ledger/post";
+import { executeCashOut } from "@/lib/executor/execute";
 import { sandboxPixPayouts } from "@/lib/processors/sandbox-psp-payouts";
 import { CashOutRequest, type CashOutInput } from "@/lib/schemas/money";
-import { enqueueCashOutEvent } from "@/lib/webhooks/outbox";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
-import { cashOutResource, type CashOutRow } from "./cash-out-view";
+import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "./context";
 import { ServiceError, validation } from "./errors";
 
@@ -23,6 +21,7 @@ import { ServiceError, validation } from "./errors";
  * that row and the one that would overdraw finds no row to update (422 insufficient_balance), so
  * the balance can never go below zero however many arrive at once. The money waits in `reserved`
  * until the PSP finishes (see advance-cash-outs.ts); the `pending` webhook is in the same commit.
+ * The money and the event are the executor's (the money table's `cash_out_requested` row).
  * `outer`: the caller's transaction (the idempotency layer's); the cash-out is a savepoint of it.
  */
 export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
@@ -58,7 +57,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
       })
       .returning();
     try {
-      await postJournal(tx, cashOutRequestJournal(row, ctx.now));
+      return await executeCashOut(tx, ctx, { cause: "cash_out_requested", cashOut: row, facts: {} });
     } catch (err) {
       if (err instanceof ServiceError && err.code === "insufficient_balance") {
         throw new ServiceError(
@@ -70,7 +69,5 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
       }
       throw err;
     }
-    await enqueueCashOutEvent(tx, row, cashOutResource(row), ctx.now);
-    return row;
   });
 }

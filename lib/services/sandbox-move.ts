@@ -1,19 +1,19 @@
 import { randomBase62 } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
-import type { transactions } from "@/lib/db/schema";
 import { makeEnd2EndId } from "@/lib/domain/pix/end2end";
 import {
   canSandboxMove,
+  findTransition,
   type PaymentMethod,
   type TransactionStatus,
 } from "@/lib/domain/status";
 import { getEnv } from "@/lib/env";
+import { executeTransaction, type TransactionStep } from "@/lib/executor/execute";
 import type { ServiceContext } from "./context";
 import { ServiceError, unprocessable } from "./errors";
 import { getTransaction } from "./get-transaction";
 import { payCharge, type ChargePayment } from "./link-payment";
 import { refundTransaction } from "./refund-transaction";
-import { moveTransaction } from "./transitions";
 import type { TransactionRow } from "./transaction-view";
 
 /**
@@ -42,12 +42,24 @@ function paymentPatch(t: TransactionRow, now: Date): ChargePayment["patch"] {
   return { paidAt: now, paidAmount: t.amount }; // boleto cleared
 }
 
-/** The columns a simulated event sets along with the status (what the PSP or acquirer would report). */
-function patchFor(t: TransactionRow, to: TransactionStatus, now: Date): Partial<typeof transactions.$inferInsert> {
-  const from = t.status;
-  if (to === "paid" && (from === "pending" || from === "processing")) return paymentPatch(t, now);
-  if (to === "refused") return { refusedReason: "card_declined" };
-  return {}; // processing, chargeback, protest, protest won or lost: the status (and the ledger) only
+/**
+ * The executor's step for a simulated event that is not a payment or a refund (those have verbs of
+ * their own): what the PSP or acquirer would report with it.
+ */
+function stepFor(t: TransactionRow, to: TransactionStatus): TransactionStep {
+  const cause = findTransition(t.paymentMethod as PaymentMethod, t.status as TransactionStatus, to)!.cause;
+  switch (cause) {
+    case "acquirer_refused":
+      return { cause, transaction: t, facts: { refusedReason: "card_declined" } };
+    case "payment_processing":
+    case "chargeback":
+    case "protest":
+    case "protest_won":
+    case "protest_lost":
+      return { cause, transaction: t, facts: {} };
+    default:
+      throw new Error(`The sandbox moves ${t.status} -> ${to} (${cause}) through its own verb`);
+  }
 }
 
 /**
@@ -79,6 +91,6 @@ export async function sandboxMove(ctx: ServiceContext, rawId: string | number, t
     const patch = paymentPatch(t, ctx.now);
     return getDb().transaction((tx) => payCharge(tx, ctx, t.id, { patch, whenLinkPaid: "refuse" }));
   }
-  // The conditional UPDATE in moveTransaction makes a concurrent move of the same row a clean 409.
-  return getDb().transaction((tx) => moveTransaction(tx, ctx, { transaction: t, to, patch: patchFor(t, to, ctx.now) }));
+  // The executor's conditional UPDATE makes a concurrent move of the same row a clean 409.
+  return getDb().transaction((tx) => executeTransaction(tx, ctx, stepFor(t, to)));
 }

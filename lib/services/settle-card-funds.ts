@@ -1,9 +1,8 @@
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { ledgerJournals, ledgerPostings, transactions } from "@/lib/db/schema";
+import { executeTransaction } from "@/lib/executor/execute";
 import { merchantAccountId } from "@/lib/ledger/accounts";
-import { postJournal } from "@/lib/ledger/post";
-import { settlementJournal } from "@/lib/ledger/transaction-journals";
 import { getLogger } from "@/lib/logger";
 
 /**
@@ -35,14 +34,13 @@ export async function settleDueCardFunds(opts: { now?: Date; limit?: number } = 
         .innerJoin(ledgerJournals, eq(ledgerJournals.id, ledgerPostings.journalId))
         .where(and(eq(ledgerJournals.transactionId, t.id), eq(ledgerPostings.accountId, waitingId)));
       const amount = Number(waiting ?? 0);
-      if (amount > 0) {
-        await postJournal(tx, settlementJournal(t, amount, now));
-      } else if (amount < 0) {
+      if (amount < 0) {
         // Cannot happen through the journals (a sale's waiting share never goes below zero);
         // left for `npm run ledger:check` to report rather than blocking the queue behind it.
         getLogger().error({ transactionId: t.id, waiting: amount }, "settlement found a negative waiting share");
       }
-      await tx.update(transactions).set({ settledAt: now, updatedAt: now }).where(eq(transactions.id, t.id));
+      // The money table's `card_settled` row: settledAt, and the settlement journal when money is waiting.
+      await executeTransaction(tx, { actor: "system", now }, { cause: "card_settled", transaction: t, facts: { waiting: amount, settledAt: now } });
       return true;
     });
     if (!took) break;

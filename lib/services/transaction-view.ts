@@ -1,7 +1,7 @@
-import type { transactions } from "@/lib/db/schema";
+import type { TransactionRow } from "@/lib/core/rows";
 import { getEnv } from "@/lib/env";
 
-export type TransactionRow = typeof transactions.$inferSelect;
+export type { TransactionRow };
 
 export function secureUrlOf(secureId: string): string {
   return `${getEnv().checkoutUrl}/checkout/${secureId}`;

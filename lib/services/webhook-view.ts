@@ -1,8 +1,7 @@
-import type { webhookAttempts, webhookEvents } from "@/lib/db/schema";
+import type { WebhookAttemptRow, WebhookEventRow } from "@/lib/core/rows";
 import { notificationBody } from "@/lib/webhooks/payloads";
 
-export type WebhookEventRow = typeof webhookEvents.$inferSelect;
-export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+export type { WebhookAttemptRow, WebhookEventRow };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,4 +1,5 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
+import type { CashOutRow } from "@/lib/core/rows";
 import { boletoUrlOf, cardView, type TransactionRow } from "@/lib/services/transaction-view";
 
 /**
@@ -42,4 +43,23 @@ export function transactionEventData(t: TransactionRow, kind: WebhookEventKind) 
 /** The body POSTed to the receiver: exactly the spec's notification body. */
 export function notificationBody(event: { id: number; type: string; url: string | null; payload: Record<string, unknown> }) {
   return { id: event.id, type: event.type, url: event.url, data: event.payload };
+}
+
+/** `data` of a cash-out notification, and the cash-out as the API returns it. */
+export function cashOutEventData(c: CashOutRow) {
+  return {
+    id: c.id,
+    status: c.status,
+    amount: c.amount,
+    fee: c.fee,
+    pixKey: c.pixKey,
+    pixKeyType: c.pixKeyType,
+    end2endId: c.end2endId,
+    failReason: c.failReason,
+    description: c.description,
+    externalRef: c.externalRef,
+    createdAt: c.createdAt.toISOString(),
+    /** Set when the transfer completed; null while in flight and for a failed one. */
+    completedAt: c.completedAt ? c.completedAt.toISOString() : null,
+  };
 }

@@ -7,7 +7,7 @@ import { getTransactionTimeline } from "@/lib/services/transaction-timeline";
 import { listTransactionWebhooks } from "@/lib/services/list-transaction-webhooks";
 import { secureUrlOf } from "@/lib/services/transaction-view";
 import { ServiceError } from "@/lib/services/errors";
-import { paidAmountOf } from "@/lib/ledger/transaction-journals";
+import { paidAmountOf } from "@/lib/domain/journals";
 import { canSandboxMove, SANDBOX_TEST_MOVES, type PaymentMethod, type TransactionStatus } from "@/lib/domain/status";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
