@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
-import { PageQuery } from "@/lib/http/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 import { MAX_YEAR, MIN_YEAR } from "@/lib/domain/iso-date";
 import { isoDateString } from "./query";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { commaList, dateParam } from "./query";
 import { CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
-import { PageQuery } from "@/lib/http/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 
 const need = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documents";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
-import type { FieldError } from "@/lib/services/errors";
+import type { FieldError } from "@/lib/core/errors";
 
 export const AMOUNT_MAX = 100_000_000;
 /** R$ 1,00 for card and boleto (acquirers and banks refuse less); 1 centavo for PIX. */

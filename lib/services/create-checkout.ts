@@ -3,7 +3,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { checkouts, type ItemRecord } from "@/lib/db/schema";
 import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
-import { parseWith } from "@/lib/http/body";
+import { parseWith } from "@/lib/core/validation";
 import { CreateCheckoutInput } from "@/lib/schemas/checkouts";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import type { ServiceContext } from "./context";

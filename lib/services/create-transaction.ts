@@ -7,7 +7,7 @@ import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
 import { computeTransactionFee } from "@/lib/domain/fees";
 import type { TransactionStatus } from "@/lib/domain/status";
 import { getEnv } from "@/lib/env";
-import { zodFieldErrors } from "@/lib/http/body";
+import { zodFieldErrors } from "@/lib/core/validation";
 import { processorFor } from "@/lib/processors/registry";
 import type { CardData, Processor } from "@/lib/processors/types";
 import {

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { cashOuts } from "@/lib/db/schema";
-import { pagination } from "@/lib/http/pagination";
+import { pagination } from "@/lib/core/pagination";
 import type { ListCashOutsQuery } from "@/lib/schemas/money";
 import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "./context";

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { checkouts } from "@/lib/db/schema";
-import { pagination } from "@/lib/http/pagination";
+import { pagination } from "@/lib/core/pagination";
 import type { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
 import type { ServiceContext } from "./context";
 import { checkoutStatusSql, type CheckoutWithStatus } from "./checkout-view";

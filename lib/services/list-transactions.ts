@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
-import { PageQuery, pagination } from "@/lib/http/pagination";
+import { PageQuery, pagination } from "@/lib/core/pagination";
 import { commaList, dateParam, toBound } from "@/lib/schemas/query";
 import type { ServiceContext } from "./context";
 import type { TransactionRow } from "./transaction-view";

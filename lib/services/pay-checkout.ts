@@ -17,7 +17,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
-import { parseWith } from "@/lib/http/body";
+import { parseWith } from "@/lib/core/validation";
 import { CheckoutPayInput } from "@/lib/schemas/checkouts";
 import { findAccountById } from "./accounts";
 import {

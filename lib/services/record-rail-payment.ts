@@ -24,7 +24,7 @@ import type { Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { transactions } from "@/lib/db/schema";
 import { END2END_REGEX } from "@/lib/domain/pix/end2end";
-import { parseWith } from "@/lib/http/body";
+import { parseWith } from "@/lib/core/validation";
 import type { ServiceContext } from "./context";
 import { ServiceError, notFound, unprocessable } from "./errors";
 import { lockLink, payCharge } from "./link-payment";

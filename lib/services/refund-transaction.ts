@@ -5,7 +5,7 @@ import { transactions } from "@/lib/db/schema";
 import { paidAmountOf } from "@/lib/domain/journals";
 import { formatBRL } from "@/lib/domain/money";
 import { executeTransaction } from "@/lib/executor/execute";
-import { parseWith } from "@/lib/http/body";
+import { parseWith } from "@/lib/core/validation";
 import { RefundRequest } from "@/lib/schemas/money";
 import type { ServiceContext } from "./context";
 import { notFound, ServiceError } from "./errors";

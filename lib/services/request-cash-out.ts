@@ -5,7 +5,7 @@ import { canonicalPixKeyType } from "@/lib/domain/cash-out";
 import { computeCashOutFee } from "@/lib/domain/fees";
 import { formatBRL } from "@/lib/domain/money";
 import { parsePixKey } from "@/lib/domain/pix/keys";
-import { parseWith } from "@/lib/http/body";
+import { parseWith } from "@/lib/core/validation";
 import { executeCashOut } from "@/lib/executor/execute";
 import { sandboxPixPayouts } from "@/lib/processors/sandbox-psp-payouts";
 import { CashOutRequest, type CashOutInput } from "@/lib/schemas/money";

@@ -1,11 +1,10 @@
 import type { TransactionRow } from "@/lib/core/rows";
-import { getEnv } from "@/lib/env";
+import { cardView } from "@/lib/core/card-view";
+import { boletoUrlOf, secureUrlOf } from "@/lib/core/public-urls";
 
 export type { TransactionRow };
 
-export function secureUrlOf(secureId: string): string {
-  return `${getEnv().checkoutUrl}/checkout/${secureId}`;
-}
+export { boletoUrlOf, cardView, secureUrlOf };
 
 /** The spec's Transaction resource, as the read and list endpoints return it. */
 export function transactionResource(t: TransactionRow) {
@@ -45,19 +44,3 @@ export function transactionResource(t: TransactionRow) {
 }
 export type TransactionResource = ReturnType<typeof transactionResource>;
 
-/** Public URL of a boleto's PDF: on the checkout host, since the payer opens it without credentials. */
-export function boletoUrlOf(secureId: string): string {
-  return `${getEnv().checkoutUrl}/checkout/${secureId}/boleto.pdf`;
-}
-
-/** The card as every response shows it: never more than brand, holder, first 6, last 4 and expiry. */
-export function cardView(t: TransactionRow) {
-  return {
-    brand: t.cardBrand,
-    holderName: t.cardHolderName,
-    firstDigits: t.cardFirstDigits,
-    lastDigits: t.cardLastDigits,
-    expirationMonth: t.cardExpirationMonth,
-    expirationYear: t.cardExpirationYear,
-  };
-}

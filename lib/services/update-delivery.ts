@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
-import { parseWith } from "@/lib/http/body";
+import { parseWith } from "@/lib/core/validation";
 import { UpdateDeliveryRequest } from "@/lib/schemas/delivery";
 import type { ServiceContext } from "./context";
 import { unprocessable } from "./errors";

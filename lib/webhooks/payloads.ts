@@ -1,6 +1,8 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
 import type { CashOutRow } from "@/lib/core/rows";
-import { boletoUrlOf, cardView, type TransactionRow } from "@/lib/services/transaction-view";
+import { cardView } from "@/lib/core/card-view";
+import { boletoUrlOf } from "@/lib/core/public-urls";
+import type { TransactionRow } from "@/lib/core/rows";
 
 /**
  * `data` of a transaction notification: a snapshot taken when the change is written, so a later
