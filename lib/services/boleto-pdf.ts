@@ -8,7 +8,7 @@ import { companies, transactions } from "@/lib/db/schema";
 import { addressLines, type PostalAddress } from "@/lib/domain/address";
 import { parseBancoDoBrasilFreeField } from "@/lib/domain/boleto/banco-do-brasil";
 import { formatDigitableLine, parseBarcode } from "@/lib/domain/boleto/barcode";
-import { brasiliaDay } from "@/lib/domain/boleto/due-date";
+import { brasiliaDay } from "@/lib/domain/time";
 import { encodeInterleaved2of5 } from "@/lib/domain/boleto/interleaved-2of5";
 import { formatDocument } from "@/lib/domain/documents";
 import { formatBRL } from "@/lib/domain/money";

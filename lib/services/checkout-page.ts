@@ -4,6 +4,7 @@
  * key, the order and the payment artefacts. Never secret keys, the webhook secret, the postback
  * URL, metadata, fees, the payer's document or the merchant's other data.
  */
+import { isPastExpiry } from "@/lib/domain/expiry";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
@@ -89,7 +90,7 @@ function orderView(amount: number, items: { title: string; quantity: number; uni
 }
 
 export function isExpired(t: Pick<TransactionRow, "status" | "paymentMethod" | "expiresAt">, now: Date): boolean {
-  return t.status === "pending" && t.paymentMethod !== "credit_card" && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime();
+  return t.status === "pending" && t.paymentMethod !== "credit_card" && isPastExpiry(t.expiresAt, now);
 }
 
 function awaitsPayment(t: Pick<TransactionRow, "status">): boolean {

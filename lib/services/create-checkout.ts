@@ -1,3 +1,4 @@
+import { isPastExpiry } from "@/lib/domain/expiry";
 import { randomUUID } from "node:crypto";
 import { getDb, type Tx } from "@/lib/db/client";
 import { checkouts, type ItemRecord } from "@/lib/db/schema";
@@ -45,7 +46,7 @@ export async function createCheckout(ctx: ServiceContext, raw: unknown, outer?: 
   if (input.expiresInDays !== undefined) expiresAt = new Date(ctx.now.getTime() + input.expiresInDays * DAY_MS);
   if (input.expiresAt !== undefined) {
     expiresAt = new Date(input.expiresAt);
-    if (expiresAt.getTime() <= ctx.now.getTime()) {
+    if (isPastExpiry(expiresAt, ctx.now)) {
       throw validation("The expiry date must be in the future.", [{ field: "expiresAt", message: "must be in the future" }]);
     }
   }

@@ -3,9 +3,10 @@ import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
 import type { ServiceContext } from "./context";
+import { BRASILIA_TIME_ZONE } from "@/lib/domain/time";
 
 /** Days are the merchant's business days in Brasília time, not UTC days. */
-export const DASHBOARD_TIME_ZONE = "America/Sao_Paulo";
+export const DASHBOARD_TIME_ZONE = BRASILIA_TIME_ZONE;
 
 export type DayVolume = { date: string; total: number } & Record<PaymentMethod, number>;
 

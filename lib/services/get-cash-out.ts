@@ -4,11 +4,11 @@ import { cashOuts } from "@/lib/db/schema";
 import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "./context";
 import { notFound } from "./errors";
+import { idOrNotFound } from "@/lib/core/ids";
 
 /** A cash-out of the context's account; another account's id reads as missing. */
 export async function getCashOut(ctx: Pick<ServiceContext, "account">, rawId: string | number, db: Queryable = getDb()): Promise<CashOutRow> {
-  const id = typeof rawId === "number" ? rawId : /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound("Cash-out");
+  const id = idOrNotFound(rawId, "Cash-out");
   const rows = await db
     .select()
     .from(cashOuts)

@@ -4,6 +4,7 @@ import { checkouts } from "@/lib/db/schema";
 import type { ServiceContext } from "./context";
 import { notFound } from "./errors";
 import { checkoutStatusSql, paidTransactionIdSql, returnedTransactionIdsSql, type CheckoutWithStatus } from "./checkout-view";
+import { idOrNotFound } from "@/lib/core/ids";
 
 export function checkoutSelection(now: Date) {
   return {
@@ -20,8 +21,7 @@ export async function getCheckout(
   rawId: string | number,
   db: Queryable = getDb(),
 ): Promise<CheckoutWithStatus> {
-  const id = typeof rawId === "number" ? rawId : /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound("Payment link");
+  const id = idOrNotFound(rawId, "Payment link");
   const [found] = await db
     .select(checkoutSelection(ctx.now))
     .from(checkouts)

@@ -4,11 +4,11 @@ import { transactions } from "@/lib/db/schema";
 import type { ServiceContext } from "./context";
 import { notFound } from "./errors";
 import type { TransactionRow } from "./transaction-view";
+import { idOrNotFound } from "@/lib/core/ids";
 
 /** A transaction of the context's account; another account's id is indistinguishable from a missing one. */
 export async function getTransaction(ctx: Pick<ServiceContext, "account">, rawId: string | number, db: Queryable = getDb()): Promise<TransactionRow> {
-  const id = typeof rawId === "number" ? rawId : /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound("Transaction");
+  const id = idOrNotFound(rawId, "Transaction");
   const rows = await db
     .select()
     .from(transactions)

@@ -12,6 +12,7 @@
  * second then finds the order paid (409) or its retry taken (409), and its card is never charged.
  * See lib/services/link-payment.ts for the link's rule and the index that backs it.
  */
+import { isPastExpiry } from "@/lib/domain/expiry";
 import { count, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
@@ -103,7 +104,7 @@ const ORDER_PAID = "This order is already paid.";
 async function assertLinkTakesCharge(tx: Tx, checkoutId: number, now: Date): Promise<void> {
   const link = await lockLink(tx, checkoutId);
   if (await linkPaymentOf(tx, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
-  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw unprocessable("This payment link has expired.");
+  if (isPastExpiry(link.expiresAt, now)) throw unprocessable("This payment link has expired.");
 }
 
 type Input = ReturnType<typeof CheckoutPayInput.parse>;

@@ -7,6 +7,7 @@ import type { ServiceContext } from "./context";
 import { notFound, ServiceError, unprocessable } from "./errors";
 import { webhookEventsWithAttempts } from "./list-transaction-webhooks";
 import type { WebhookEventView } from "./webhook-view";
+import { idOrNotFound } from "@/lib/core/ids";
 
 export type RedeliveryResult = WebhookEventView & { delivered: boolean };
 
@@ -22,8 +23,7 @@ export type RedeliveryResult = WebhookEventView & { delivered: boolean };
  */
 export async function redeliverEvent(ctx: Pick<ServiceContext, "account">, rawEventId: string | number): Promise<RedeliveryResult> {
   const db = getDb();
-  const id = typeof rawEventId === "number" ? rawEventId : /^\d{1,15}$/.test(rawEventId) ? Number(rawEventId) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound("Webhook event");
+  const id = idOrNotFound(rawEventId, "Webhook event");
   const mine = and(eq(webhookEvents.id, id), eq(webhookEvents.companyId, ctx.account.id));
   const [event] = await db.select().from(webhookEvents).where(mine).limit(1);
   if (!event) throw notFound("Webhook event");

@@ -10,12 +10,7 @@ import { RefundRequest } from "@/lib/schemas/money";
 import type { ServiceContext } from "./context";
 import { notFound, ServiceError } from "./errors";
 import type { TransactionRow } from "./transaction-view";
-
-function idOf(raw: number | string): number {
-  const id = typeof raw === "number" ? raw : /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound("Transaction");
-  return id;
-}
+import { idOrNotFound } from "@/lib/core/ids";
 
 /**
  * Refunds all or part of a paid transaction (`amount` defaults to what is still refundable).
@@ -36,7 +31,7 @@ export async function refundTransaction(
   outer?: Tx,
 ): Promise<TransactionRow> {
   const { amount: requested } = parseWith(RefundRequest, input ?? {}, "refund");
-  const id = idOf(transactionId);
+  const id = idOrNotFound(transactionId, "Transaction");
   return inTransaction(outer, async (tx) => {
     const [t] = await tx
       .select()

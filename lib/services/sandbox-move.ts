@@ -1,5 +1,6 @@
 import { randomBase62 } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
+import { isPastExpiry } from "@/lib/domain/expiry";
 import { makeEnd2EndId } from "@/lib/domain/pix/end2end";
 import {
   canSandboxMove,
@@ -79,9 +80,9 @@ export async function sandboxMove(ctx: ServiceContext, rawId: string | number, t
   if (!canSandboxMove(method, from, to)) {
     throw unprocessable(`A ${method} transaction cannot move from ${from} to ${to} in the sandbox.`);
   }
-  if (from === "pending" && (to === "paid" || to === "processing") && t.expiresAt && t.expiresAt.getTime() < ctx.now.getTime()) {
+  if (from === "pending" && (to === "paid" || to === "processing") && isPastExpiry(t.expiresAt, ctx.now)) {
     const what = method === "boleto" ? "boleto" : "PIX charge";
-    throw unprocessable(`This ${what} expired at ${t.expiresAt.toISOString()} and can no longer be paid.`);
+    throw unprocessable(`This ${what} expired at ${t.expiresAt!.toISOString()} and can no longer be paid.`);
   }
   if (to === "refunded") return refundTransaction(ctx, t.id, {});
   if (to === "paid" && (from === "pending" || from === "processing")) {

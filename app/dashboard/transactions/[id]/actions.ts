@@ -10,8 +10,9 @@ import { sandboxMove } from "@/lib/services/sandbox-move";
 import { redeliverEvent } from "@/lib/services/redeliver-event";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
+import { parseId } from "@/lib/core/ids";
 
-const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && /^\d{1,15}$/.test(v) ? v : null);
+const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && parseId(v) !== null ? v : null);
 
 /**
  * Full refund (no amount) or partial (amount in reais, as typed). Once per form key: a double

@@ -7,6 +7,7 @@ import { getTransactionTimeline } from "@/lib/services/transaction-timeline";
 import { listTransactionWebhooks } from "@/lib/services/list-transaction-webhooks";
 import { secureUrlOf } from "@/lib/services/transaction-view";
 import { ServiceError } from "@/lib/services/errors";
+import { isPastExpiry } from "@/lib/domain/expiry";
 import { paidAmountOf } from "@/lib/domain/journals";
 import { canSandboxMove, SANDBOX_TEST_MOVES, type PaymentMethod, type TransactionStatus } from "@/lib/domain/status";
 import { PageHeader } from "@/components/dashboard/PageHeader";
@@ -72,7 +73,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         to,
         label: sandboxLabel(status, to),
       }));
-  const expired = t.status === "pending" && t.expiresAt !== null && t.expiresAt.getTime() < ctx.now.getTime();
+  const expired = t.status === "pending" && isPastExpiry(t.expiresAt, ctx.now);
 
   return (
     <>
