@@ -10,7 +10,7 @@ import { closeHttp, drainHttp, handleShutdownSignals, isShuttingDown, trackHttpR
 export async function prepareDatabase(): Promise<void> {
   await ensureDatabase();
   if (getEnv().demoMerchant) {
-    const { ensureDemoMerchant } = await import("@/lib/services/demo-merchant");
+    const { ensureDemoMerchant } = await import("@/lib/services/accounts/demo-merchant");
     await ensureDemoMerchant();
   }
 }

@@ -33,7 +33,7 @@ const RESULTS = path.join(ROOT, "tests/bench/results");
 mkdirSync(RESULTS, { recursive: true });
 const PORTS = { app: 3760, bareNode: 3769, receiver: 3768 };
 
-const demoSrc = readFileSync(path.join(ROOT, "lib/services/demo-merchant.ts"), "utf8");
+const demoSrc = readFileSync(path.join(ROOT, "lib/services/accounts/demo-merchant.ts"), "utf8");
 const DEMO = {
   publicKey: /publicKey:\s*"([^"]+)"/.exec(demoSrc)[1],
   secretKey: /secretKey:\s*"([^"]+)"/.exec(demoSrc)[1],

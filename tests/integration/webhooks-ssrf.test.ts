@@ -16,7 +16,7 @@ import { insertTransaction } from "../helpers/fixtures";
 import { pixCharge, startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { executeTransaction } from "@/lib/executor/execute";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { postJson } from "@/lib/webhooks/http-post";

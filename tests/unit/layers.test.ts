@@ -12,13 +12,13 @@ async function layerErrors(filePath: string, source: string): Promise<string[]> 
 
 describe("npm run lint refuses an import that climbs a layer", () => {
   it.each([
-    ["lib/ledger/fixture.ts", `import { refundTransaction } from "@/lib/services/refund-transaction";\nvoid refundTransaction;\n`],
+    ["lib/ledger/fixture.ts", `import { refundTransaction } from "@/lib/services/transactions/refund-transaction";\nvoid refundTransaction;\n`],
     ["lib/ledger/fixture.ts", `import { refundTransaction } from "../services/refund-transaction";\nvoid refundTransaction;\n`],
     ["lib/webhooks/fixture.ts", `import { executeTransaction } from "@/lib/executor/execute";\nvoid executeTransaction;\n`],
     ["lib/services/fixture.ts", `import { withApiKey } from "@/lib/http/handler";\nvoid withApiKey;\n`],
     ["lib/services/transactions/fixture.ts", `import { ok } from "@/lib/http/envelope";\nvoid ok;\n`],
-    ["lib/executor/fixture.ts", `import { getTransaction } from "@/lib/services/get-transaction";\nvoid getTransaction;\n`],
-    ["lib/db/fixture.ts", `import { ensureDemoMerchant } from "@/lib/services/demo-merchant";\nvoid ensureDemoMerchant;\n`],
+    ["lib/executor/fixture.ts", `import { getTransaction } from "@/lib/services/transactions/get-transaction";\nvoid getTransaction;\n`],
+    ["lib/db/fixture.ts", `import { ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";\nvoid ensureDemoMerchant;\n`],
     ["lib/core/fixture.ts", `import { postJournal } from "@/lib/ledger/post";\nvoid postJournal;\n`],
     ["lib/domain/fixture.ts", `import { getDb } from "@/lib/db/client";\nvoid getDb;\n`],
     ["lib/domain/fixture.ts", `import { getEnv } from "@/lib/env";\nvoid getEnv;\n`],
@@ -34,7 +34,7 @@ describe("npm run lint refuses an import that climbs a layer", () => {
     ["lib/services/fixture.ts", `import { executeTransaction } from "@/lib/executor/execute";\nimport { ServiceError } from "@/lib/core/errors";\nvoid executeTransaction; void ServiceError;\n`],
     ["lib/executor/fixture.ts", `import { postJournal } from "@/lib/ledger/post";\nimport { MONEY_TABLE } from "@/lib/domain/transitions";\nvoid postJournal; void MONEY_TABLE;\n`],
     ["lib/ledger/fixture.ts", `import { getDb } from "@/lib/db/client";\nimport type { TransactionRow } from "@/lib/core/rows";\nvoid getDb; export type T = TransactionRow;\n`],
-    ["lib/http/fixture.ts", `import { refundTransaction } from "@/lib/services/refund-transaction";\nvoid refundTransaction;\n`],
+    ["lib/http/fixture.ts", `import { refundTransaction } from "@/lib/services/transactions/refund-transaction";\nvoid refundTransaction;\n`],
     ["lib/domain/fixture.ts", `import { formatBRL } from "./money";\nvoid formatBRL;\n`],
   ])("allows %s to import downwards", async (filePath, source) => {
     expect(await layerErrors(filePath, source)).toEqual([]);

@@ -2,9 +2,9 @@ import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
-import { ListTransactionsQuery, listTransactions } from "@/lib/services/list-transactions";
-import { createTransaction } from "@/lib/services/create-transaction";
-import { transactionResource } from "@/lib/services/transaction-view";
+import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
+import { createTransaction } from "@/lib/services/transactions/create-transaction";
+import { transactionResource } from "@/lib/services/transactions/transaction-view";
 
 export const GET = withApiKey(async (_req, ctx) => {
   const query = parseWith(ListTransactionsQuery, queryObject(ctx.url), "query");

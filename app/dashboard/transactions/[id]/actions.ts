@@ -5,9 +5,9 @@ import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
-import { refundTransaction } from "@/lib/services/refund-transaction";
-import { sandboxMove } from "@/lib/services/sandbox-move";
-import { redeliverEvent } from "@/lib/services/redeliver-event";
+import { refundTransaction } from "@/lib/services/transactions/refund-transaction";
+import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
+import { redeliverEvent } from "@/lib/services/webhooks/redeliver-event";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
 import { parseId } from "@/lib/core/ids";

@@ -2,8 +2,8 @@ import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { SandboxMoveRequest } from "@/lib/schemas/sandbox";
-import { sandboxMove } from "@/lib/services/sandbox-move";
-import { transactionResource } from "@/lib/services/transaction-view";
+import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
+import { transactionResource } from "@/lib/services/transactions/transaction-view";
 
 export const PUT = withApiKey(async (_req, ctx) => {
   const { status } = parseWith(SandboxMoveRequest, ctx.body, "request");
