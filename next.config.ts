@@ -7,6 +7,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pino", "pdfkit", "fontkit", "bwip-js"],
   // Lets several builds (tests, benchmarks, a developer's dev server) live side by side.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // Files named *.bench.ts (the benchmark's bare route, app/api/bench-baseline/route.bench.ts) are
+  // routes only in a benchmark build (BENCH_BUILD=1, set by `npm run bench`): production has no such route.
+  pageExtensions: process.env.BENCH_BUILD === "1" ? ["bench.ts", "tsx", "ts", "jsx", "js"] : ["tsx", "ts", "jsx", "js"],
   poweredByHeader: false,
   reactStrictMode: true,
 };

@@ -6,7 +6,7 @@ import s from "@/components/home/home.module.css";
 import { buttonClass } from "@/components/ui/Button";
 import { getEnv } from "@/lib/env";
 import { databaseHealth } from "@/lib/services/health";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 import { version } from "@/package.json";
 
 export const metadata: Metadata = { title: { absolute: "Arara · gateway de pagamentos" } };

@@ -2,7 +2,7 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { cardSettlementJob, sandboxPayoutsJob } from "@/lib/money-jobs";
-import { apiPixReconcileJob } from "@/lib/processors/api-pix/job";
+import { apiPixReconcileJob } from "@/lib/psp-jobs";
 
 /** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
 type Job = { name: string; enabled: () => boolean; start: () => () => void | Promise<void> };

@@ -1,7 +1,7 @@
 import type { Job } from "@/lib/jobs";
 import { getLogger } from "@/lib/logger";
-import { advanceDueCashOuts } from "@/lib/services/advance-cash-outs";
-import { settleDueCardFunds } from "@/lib/services/settle-card-funds";
+import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
+import { settleDueCardFunds } from "@/lib/services/transactions/settle-card-funds";
 
 const BATCH = 100;
 

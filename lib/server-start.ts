@@ -3,6 +3,18 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { closeHttp, drainHttp, handleShutdownSignals, isShuttingDown, trackHttpRequests } from "@/lib/shutdown";
 
+/**
+ * The database ready for a process that serves or works: migrated, and on the embedded default (or
+ * with DEMO_MERCHANT=true) holding the demo merchant whose keys the README's examples use.
+ */
+export async function prepareDatabase(): Promise<void> {
+  await ensureDatabase();
+  if (getEnv().demoMerchant) {
+    const { ensureDemoMerchant } = await import("@/lib/services/accounts/demo-merchant");
+    await ensureDemoMerchant();
+  }
+}
+
 export async function startServer(): Promise<void> {
   const env = getEnv(); // a bad configuration stops start-up here, naming the variable
   // Before the database opens, so that a signal at any moment from now on closes it cleanly.
@@ -25,7 +37,7 @@ export async function startServer(): Promise<void> {
     // Next's own handlers close the listener, then exit with 130/143 without waiting for the rest.
     { takeOver: true },
   );
-  await ensureDatabase();
+  await prepareDatabase();
   if (isShuttingDown()) return;
   getLogger().info({ database: env.database, baseUrl: env.baseUrl }, "arara ready");
   const { startBackgroundJobs } = await import("@/lib/jobs");

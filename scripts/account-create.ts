@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { closeDb, databaseKind, getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAccount } from "@/lib/services/accounts";
+import { createAccount } from "@/lib/services/accounts/accounts";
 import { ServiceError } from "@/lib/services/errors";
 
 const USAGE =

@@ -1,6 +1,6 @@
 import { closeDb, databaseKind, getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { DEMO, ensureDemoMerchant } from "@/lib/services/demo-merchant";
+import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
 
 /** Creates the demo merchant (with the README's fixed keys) on any database. */
 async function main() {

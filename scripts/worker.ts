@@ -1,6 +1,7 @@
-import { ensureDatabase, shutdownDb } from "@/lib/db/client";
+import { shutdownDb } from "@/lib/db/client";
 import { startBackgroundJobs, stopBackgroundJobs } from "@/lib/jobs";
 import { getLogger } from "@/lib/logger";
+import { prepareDatabase } from "@/lib/server-start";
 import { handleShutdownSignals, isShuttingDown } from "@/lib/shutdown";
 
 /**
@@ -19,7 +20,7 @@ async function main() {
     drainMs: 8_000,
     limitMs: 10_000,
   }));
-  await ensureDatabase();
+  await prepareDatabase();
   if (isShuttingDown()) return;
   startBackgroundJobs({ force: true });
   getLogger().info("worker started");

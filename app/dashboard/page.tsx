@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { getBalance } from "@/lib/services/get-balance";
-import { getDashboardOverview } from "@/lib/services/dashboard-overview";
+import { getBalance } from "@/lib/services/accounts/get-balance";
+import { getDashboardOverview } from "@/lib/services/dashboard/dashboard-overview";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { METHOD_COLOR, VolumeChart } from "@/components/dashboard/VolumeChart";
 import { formatBRL, formatInt, formatLongDate, formatPercent, METHOD_LABEL } from "@/components/dashboard/format";

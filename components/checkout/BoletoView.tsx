@@ -1,6 +1,6 @@
 import { encodeInterleaved2of5, itfPath } from "@/lib/domain/boleto/interleaved-2of5";
 import { formatBRL } from "@/lib/domain/money";
-import type { PayerTransaction } from "@/lib/services/checkout-page";
+import type { PayerTransaction } from "@/lib/services/checkouts/checkout-page";
 import { CopyButton } from "../ui/CopyButton";
 import { buttonClass } from "../ui/Button";
 import { dictionary, formatDay, type Locale } from "./i18n";

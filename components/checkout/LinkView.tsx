@@ -1,4 +1,4 @@
-import type { PayerLink, PayerMerchant, PayerOrder } from "@/lib/services/checkout-page";
+import type { PayerLink, PayerMerchant, PayerOrder } from "@/lib/services/checkouts/checkout-page";
 import { Alert } from "../ui/Alert";
 import { dictionary, formatDateTime, type Locale } from "./i18n";
 import { LinkPay } from "./LinkPay";

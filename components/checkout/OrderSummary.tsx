@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { formatBRL } from "@/lib/domain/money";
-import type { PayerOrder } from "@/lib/services/checkout-page";
+import type { PayerOrder } from "@/lib/services/checkouts/checkout-page";
 import { dictionary, type Locale } from "./i18n";
 import { ChevronDownIcon } from "./icons";
 import s from "./checkout.module.css";

@@ -1,5 +1,5 @@
 import QRCode from "qrcode";
-import type { PayerTransaction } from "@/lib/services/checkout-page";
+import type { PayerTransaction } from "@/lib/services/checkouts/checkout-page";
 import { CopyButton } from "../ui/CopyButton";
 import { Countdown } from "./Countdown";
 import { dictionary, type Locale } from "./i18n";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { PayerMerchant } from "@/lib/services/checkout-page";
+import type { PayerMerchant } from "@/lib/services/checkouts/checkout-page";
 import { dictionary, htmlLang, type Locale } from "./i18n";
 import { formatCnpj } from "./format";
 import { GlobeIcon, LockIcon } from "./icons";

@@ -1,4 +1,4 @@
-import type { PayerMerchant, PayerOrder, PayerTransaction } from "@/lib/services/checkout-page";
+import type { PayerMerchant, PayerOrder, PayerTransaction } from "@/lib/services/checkouts/checkout-page";
 import { Alert } from "../ui/Alert";
 import { BoletoView } from "./BoletoView";
 import { dictionary, BRAND_NAMES, type Locale } from "./i18n";

@@ -1,4 +1,4 @@
-import type { DayVolume } from "@/lib/services/dashboard-overview";
+import type { DayVolume } from "@/lib/services/dashboard/dashboard-overview";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
 import { formatBRL, formatBRLCompact, formatDayMonth, METHOD_SHORT } from "./format";
 import s from "./ui.module.css";

@@ -3,10 +3,11 @@
  * whatever the server's zone. Pure: usable from server and client components.
  */
 import { formatBRL } from "@/lib/domain/money";
+import { BRASILIA_TIME_ZONE } from "@/lib/domain/time";
 
 export { formatBRL };
 
-const TZ = "America/Sao_Paulo";
+const TZ = BRASILIA_TIME_ZONE;
 
 const dateTimeFmt = new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short", timeStyle: "short" });
 const dateTimeSecFmt = new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short", timeStyle: "medium" });

@@ -1,4 +1,4 @@
-import type { StatementEntry } from "@/lib/services/list-statement";
+import type { StatementEntry } from "@/lib/services/accounts/list-statement";
 
 const OF_TRANSACTION: Record<string, string> = {
   payment: "Pagamento da transação",

@@ -4,7 +4,7 @@ import { derivedKey } from "@/lib/crypto";
 import { ensureDatabase } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { verifyDashboardLogin } from "@/lib/services/dashboard-users";
+import { verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
 import { clientIp, loginBlockedFor, recordLoginFailure, recordLoginSuccess } from "./throttle";
 
 /** A signed-in dashboard session lasts a working day; the JWT is re-issued while it is in use. */

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { ensureDatabase } from "@/lib/db/client";
 import type { ServiceContext } from "@/lib/services/context";
-import { findDashboardUser, type DashboardUser } from "@/lib/services/dashboard-users";
+import { findDashboardUser, type DashboardUser } from "@/lib/services/accounts/dashboard-users";
 import { getAuthOptions } from "./options";
 
 export type DashboardContext = ServiceContext & { user: DashboardUser };

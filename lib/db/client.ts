@@ -75,17 +75,15 @@ export async function shutdownDb(): Promise<void> {
   await closeDb();
 }
 
-/** Memoised: migrations (and the demo merchant on the embedded database) run once per process. */
+/**
+ * Memoised: migrations run once per process. The database layer creates no accounts: the demo
+ * merchant of the embedded default is made where a server or worker starts (lib/server-start.ts).
+ */
 export function ensureDatabase(): Promise<void> {
   const h = handle();
   h.ready ??= (async () => {
     const { migrateDatabase } = await import("./migrate");
     await migrateDatabase(h.db, h.kind);
-    const env = getEnv();
-    if (env.demoMerchant) {
-      const { ensureDemoMerchant } = await import("@/lib/services/demo-merchant");
-      await ensureDemoMerchant();
-    }
   })().catch((err) => {
     h.ready = undefined;
     throw err;

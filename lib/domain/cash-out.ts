@@ -1,3 +1,5 @@
+import { CASH_OUT_CAUSES, MONEY_TABLE } from "./transitions";
+
 /**
  * Cash-out (PIX Out) statuses and the moves between them. A request is `pending` until the PSP
  * takes it (`processing`), then ends `completed` (with an end-to-end id) or `failed` (with a
@@ -7,12 +9,17 @@
 export const CASH_OUT_STATUSES = ["pending", "processing", "completed", "failed"] as const;
 export type CashOutStatus = (typeof CASH_OUT_STATUSES)[number];
 
+// Derived from the money table (lib/domain/transitions.ts), where each cash-out move has its cause.
 const MOVES: { readonly [S in CashOutStatus]: readonly CashOutStatus[] } = {
-  pending: ["processing", "failed"],
-  processing: ["completed", "failed"],
-  completed: [],
-  failed: [],
+  pending: cashOutMovesFrom("pending"),
+  processing: cashOutMovesFrom("processing"),
+  completed: cashOutMovesFrom("completed"),
+  failed: cashOutMovesFrom("failed"),
 };
+
+function cashOutMovesFrom(from: CashOutStatus): CashOutStatus[] {
+  return CASH_OUT_CAUSES.flatMap((c) => MONEY_TABLE[c].moves.filter((m) => m.from === from).map((m) => m.to));
+}
 
 export function isCashOutStatus(s: string): s is CashOutStatus {
   return (CASH_OUT_STATUSES as readonly string[]).includes(s);

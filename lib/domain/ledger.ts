@@ -60,3 +60,16 @@ export function assertBalanced(lines: readonly PostingLine[]): void {
 export function nonZero(lines: readonly PostingLine[]): PostingLine[] {
   return lines.filter((l) => l.amount !== 0);
 }
+
+/**
+ * A journal as the rules of lib/domain/journals.ts build it: which postings, on whose books, for
+ * which transaction or cash-out. The executor stamps it with the time and posts it.
+ */
+export type JournalDraft = {
+  companyId: number;
+  kind: JournalKind;
+  description: string;
+  transactionId?: number | null;
+  cashOutId?: number | null;
+  lines: PostingLine[];
+};

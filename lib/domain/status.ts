@@ -1,6 +1,6 @@
 /**
- * Transaction statuses and the one table of moves between them. Every status change in the
- * services goes through `assertTransition`, so a move missing here cannot happen anywhere.
+ * Transaction statuses and payment methods. The moves between them are the table of
+ * lib/domain/transitions.ts; every status change goes through the executor, which reads it.
  *
  * The family's API shows only creation and pending -> paid; Arara adds refunds, chargebacks and
  * protests (docs/api.md, Statuses and events). Card approval is stored as `paid` and notified as `approved` (see webhookEventKind).
@@ -29,69 +29,17 @@ export function isPaymentMethod(s: string): s is PaymentMethod {
   return (PAYMENT_METHODS as readonly string[]).includes(s);
 }
 
-export type TransitionCause =
-  | "payment_processing" // the PSP or bank reports the payment in flight
-  | "payment_received" // PIX settled or boleto cleared
-  | "acquirer_approved" // an asynchronous acquirer approves a card held in processing
-  | "acquirer_refused"
-  | "refund" // full refund; a partial refund keeps the transaction paid
-  | "chargeback"
-  | "protest" // the merchant contests the chargeback
-  | "protest_won"
-  | "protest_lost";
-
-export type Transition = {
-  readonly from: TransactionStatus;
-  readonly to: TransactionStatus;
-  readonly methods: readonly PaymentMethod[];
-  readonly cause: TransitionCause;
-};
-
-const ASYNC_METHODS = ["pix", "boleto"] as const;
-const ALL_METHODS = PAYMENT_METHODS;
-
-type Move = Omit<Transition, "from">;
-
-// Keyed by every status (the mapped type makes a forgotten status a compile error); a status
-// with an empty list is final. There is no fallback: a move not listed is refused.
-const MOVES_FROM: { readonly [S in TransactionStatus]: readonly Move[] } = {
-  pending: [
-    { to: "processing", methods: ASYNC_METHODS, cause: "payment_processing" },
-    { to: "paid", methods: ASYNC_METHODS, cause: "payment_received" },
-  ],
-  processing: [
-    { to: "paid", methods: ASYNC_METHODS, cause: "payment_received" },
-    { to: "paid", methods: ["credit_card"], cause: "acquirer_approved" },
-    { to: "refused", methods: ["credit_card"], cause: "acquirer_refused" },
-  ],
-  paid: [
-    { to: "refunded", methods: ALL_METHODS, cause: "refund" },
-    { to: "chargedback", methods: ALL_METHODS, cause: "chargeback" },
-  ],
-  // `approved` is an event kind, never a stored status (docs/api.md): nothing moves into or out of it.
-  approved: [],
-  refused: [],
-  refunded: [],
-  chargedback: [{ to: "in_protest", methods: ALL_METHODS, cause: "protest" }],
-  in_protest: [
-    { to: "paid", methods: ALL_METHODS, cause: "protest_won" },
-    { to: "chargedback", methods: ALL_METHODS, cause: "protest_lost" },
-  ],
-};
-
-export const TRANSITIONS: readonly Transition[] = TRANSACTION_STATUSES.flatMap((from) =>
-  MOVES_FROM[from].map((move) => ({ from, ...move })),
-);
-
-/**
- * The status a transaction is created in. PIX and boleto wait for the payer; a card is decided
- * by the acquirer before the response (paid or refused), or left processing by an asynchronous one.
- */
-export const CREATION_STATUSES: { readonly [M in PaymentMethod]: readonly TransactionStatus[] } = {
-  pix: ["pending"],
-  boleto: ["pending"],
-  credit_card: ["paid", "refused", "processing"],
-};
+// The moves between statuses, their causes and their money are one table: lib/domain/transitions.ts.
+export {
+  assertTransition,
+  canTransition,
+  CREATION_STATUSES,
+  findTransition,
+  TRANSITIONS,
+  type Transition,
+  type TransitionCause,
+} from "./transitions";
+import { canTransition, CREATION_STATUSES } from "./transitions";
 
 export class TransitionError extends Error {
   readonly from: TransactionStatus | null;
@@ -109,24 +57,6 @@ export class TransitionError extends Error {
     this.from = from;
     this.to = to;
   }
-}
-
-export function findTransition(
-  method: PaymentMethod,
-  from: TransactionStatus,
-  to: TransactionStatus,
-): Transition | undefined {
-  return TRANSITIONS.find((t) => t.from === from && t.to === to && t.methods.includes(method));
-}
-
-export function canTransition(method: PaymentMethod, from: TransactionStatus, to: TransactionStatus): boolean {
-  return findTransition(method, from, to) !== undefined;
-}
-
-export function assertTransition(method: PaymentMethod, from: TransactionStatus, to: TransactionStatus): Transition {
-  const transition = findTransition(method, from, to);
-  if (!transition) throw new TransitionError(method, from, to);
-  return transition;
 }
 
 /** The spec's event kinds are the eight status names. */

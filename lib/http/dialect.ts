@@ -8,9 +8,9 @@
  * keeps its /v1 URL, so `dialectOf(url)` tells the handler kit and the services which dialect they
  * serve (a transaction records it: its notifications use the same dialect).
  */
-export type Dialect = "api" | "v1";
+import type { Dialect } from "@/lib/core/dialect";
 
-export const DIALECTS: readonly Dialect[] = ["api", "v1"];
+export { DIALECTS, type Dialect } from "@/lib/core/dialect";
 
 /** `/v1/...` is the family dialect; everything else (`/api/v1/...`) the contract's. */
 export function dialectOf(url: URL | string): Dialect {

@@ -3,7 +3,7 @@ import { ZodError } from "zod";
 import { ensureDatabase, type Tx } from "@/lib/db/client";
 import { getLogger, scrub } from "@/lib/logger";
 import { safeEqual, sha256Hex } from "@/lib/crypto";
-import { findAccountBySecretKey } from "@/lib/services/accounts";
+import { findAccountBySecretKey } from "@/lib/services/accounts/accounts";
 import type { ServiceContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseBasicAuth } from "./basic-auth";

@@ -1,16 +1,7 @@
-import { z } from "zod";
 import { ServiceError } from "@/lib/services/errors";
 
-export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1, "must be 1 or more").default(1),
-  limit: z.coerce.number().int().min(1, "must be from 1 to 100").max(100, "must be from 1 to 100").default(20),
-});
-
-export type Pagination = { page: number; limit: number; total: number; totalPages: number };
-
-export function pagination(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) };
-}
+// Page parameters and the page envelope live in the kernel, below the services that use them.
+export { PageQuery, pagination, type Pagination } from "@/lib/core/pagination";
 
 /**
  * URLSearchParams as a plain object (last value wins), for zod. A NUL (%00) is refused here: no

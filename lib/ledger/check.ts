@@ -1,7 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
-import type { TransactionRow } from "@/lib/services/transaction-view";
-import { waitingShare } from "./transaction-journals";
+import { waitingShare } from "@/lib/domain/journals";
 
 /**
  * The ledger's invariants, checked against the database (`npm run ledger:check`, and the tests):
@@ -181,14 +180,14 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
       );
       for (const t of txs) {
         const expected = waitingShare({
-          status: t.status,
-          paymentMethod: t.payment_method,
+          status: String(t.status),
+          paymentMethod: String(t.payment_method),
           amount: n(t.amount),
           paidAmount: n(t.paid_amount),
           refundedAmount: n(t.refunded_amount),
           feeEstimated: n(t.fee_estimated),
           settledAt: t.settled_at ? new Date(String(t.settled_at)) : null,
-        } as TransactionRow);
+        });
         const actual = waitingById.get(n(t.id)) ?? 0;
         if (actual !== expected) {
           violations.push(`transaction ${t.id} (${t.status}) has ${actual} in waiting_funds; its journals should leave ${expected}`);

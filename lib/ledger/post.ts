@@ -1,19 +1,12 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { ledgerAccounts, ledgerJournals, ledgerPostings } from "@/lib/db/schema";
-import { assertBalanced, nonZero, type JournalKind, type PostingLine } from "@/lib/domain/ledger";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/core/errors";
+import { assertBalanced, nonZero, type JournalDraft } from "@/lib/domain/ledger";
 import { merchantAccountId, platformAccountId } from "./accounts";
 
-export type JournalInput = {
-  companyId: number;
-  kind: JournalKind;
-  description: string;
-  transactionId?: number | null;
-  cashOutId?: number | null;
-  lines: PostingLine[];
-  now: Date;
-};
+/** A journal of lib/domain/journals.ts, stamped with the time of the move. */
+export type JournalInput = JournalDraft & { now: Date };
 
 /**
  * Writes one journal inside the caller's transaction. Each account's balance moves with a single

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { CardInput } from "@/lib/domain/card/validate";
-import { ListTransactionsQuery } from "@/lib/services/list-transactions";
+import { ListTransactionsQuery } from "@/lib/services/transactions/list-transactions";
 import { CreateTransactionRequest } from "@/lib/schemas/transactions";
 import { CashOutRequest, ListCashOutsQuery, RefundRequest, StatementQuery } from "@/lib/schemas/money";
 import { UpdateDeliveryRequest } from "@/lib/schemas/delivery";

@@ -1,4 +1,4 @@
-import type { Account } from "@/lib/services/context";
+import type { Account } from "@/lib/core/rows";
 import { sandboxProcessor } from "./sandbox";
 import type { Processor } from "./types";
 

@@ -5,19 +5,10 @@
 import { z } from "zod";
 import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
-import { PageQuery } from "@/lib/http/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 import { MAX_YEAR, MIN_YEAR } from "@/lib/domain/iso-date";
+import { centavos, httpUrl } from "./fields";
 import { isoDateString } from "./query";
-
-const MAX_AMOUNT = 100_000_000;
-
-const centavos = (what: string) =>
-  z
-    .number({ error: "must be a number of centavos" })
-    .int("must be a whole number of centavos")
-    .min(1, "must be at least 1 centavo")
-    .max(MAX_AMOUNT, "must be at most 100000000 (R$ 1.000.000,00)")
-    .meta({ description: `${what}, in centavos` });
 
 export const CheckoutItem = z
   .object({
@@ -32,12 +23,6 @@ const method = z
   .string()
   .transform((s) => s.trim().toLowerCase())
   .pipe(z.enum(PAYMENT_METHODS, { error: `must be one of: ${PAYMENT_METHODS.join(", ")}` }));
-
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2000)
-  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), { message: "must be an absolute http:// or https:// URL" });
 
 export const CreateCheckoutInput = z
   .object({

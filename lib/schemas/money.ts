@@ -7,25 +7,9 @@ import { z } from "zod";
 import { commaList, dateParam } from "./query";
 import { CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
-import { PageQuery } from "@/lib/http/pagination";
+import { PageQuery } from "@/lib/core/pagination";
+import { centavos, httpUrl, need } from "./fields";
 
-const need = (what: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
-});
-
-/** Centavos as a number or a string of digits ("1500"). */
-const centavos = (what: string, max: number) =>
-  z
-    .union([z.number(), z.string().trim().regex(/^\d+$/)], need("an integer number of centavos"))
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int("must be an integer number of centavos (R$ 10,00 is 1000)")
-        .min(1, "must be at least 1 centavo")
-        .max(max, `must be at most ${max}`),
-    )
-    .meta({ description: `${what}, in centavos` });
 
 const optionalText = (max: number) =>
   z
@@ -35,15 +19,10 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-const httpUrl = z
-  .string(need("an http:// or https:// URL"))
-  .trim()
-  .max(2048, "must have at most 2048 characters")
-  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), { message: "must be an absolute http:// or https:// URL" });
 
 export const RefundRequest = z
   .object({
-    amount: centavos("How much to refund; default: all that is still refundable (paidAmount - refundedAmount)", MAX_CASH_OUT_AMOUNT)
+    amount: centavos("How much to refund; default: all that is still refundable (paidAmount - refundedAmount)", { max: Number.MAX_SAFE_INTEGER, digitStrings: true })
       .nullish()
       .transform((v) => v ?? undefined),
   })
@@ -57,7 +36,7 @@ export type RefundRequest = z.output<typeof RefundRequest>;
 
 export const CashOutRequest = z
   .object({
-    amount: centavos("Amount to transfer (the fee is debited on top)", MAX_CASH_OUT_AMOUNT),
+    amount: centavos("Amount to transfer (the fee is debited on top)", { max: MAX_CASH_OUT_AMOUNT, digitStrings: true }),
     pixKey: z
       .union([z.string(), z.number()], need("a PIX key"))
       .transform((v) => String(v).trim())

@@ -13,18 +13,14 @@ import { z } from "zod";
 import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documents";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
-import type { FieldError } from "@/lib/services/errors";
+import type { FieldError } from "@/lib/core/errors";
+import { centavos, httpUrl, MAX_AMOUNT, need } from "./fields";
 
-export const AMOUNT_MAX = 100_000_000;
+export const AMOUNT_MAX = MAX_AMOUNT;
 /** R$ 1,00 for card and boleto (acquirers and banks refuse less); 1 centavo for PIX. */
 export const AMOUNT_MIN: { readonly [M in PaymentMethod]: number } = { pix: 1, boleto: 100, credit_card: 100 };
 export const PIX_EXPIRES_IN_DAYS = { min: 1, max: 30, default: 2 } as const;
 export const BOLETO_EXPIRES_IN_DAYS = { min: 1, max: 90, default: 2 } as const;
-
-/** "is required" when the field is absent, otherwise "must be <what>". */
-const need = (what: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
-});
 
 const text = (max: number) =>
   z
@@ -56,14 +52,6 @@ const wholeNumber = (what: string, min: number, max: number) =>
         .max(max, `must be from ${min} to ${max}`),
     )
     .meta({ description: what });
-
-const centavos = (what: string, min: number) =>
-  z
-    .number(need("an integer number of centavos"))
-    .int("must be an integer number of centavos (R$ 10,00 is 1000)")
-    .min(min, min === 0 ? "must not be negative" : `must be at least ${min}`)
-    .max(AMOUNT_MAX, `must be at most ${AMOUNT_MAX} (R$ 1.000.000,00)`)
-    .meta({ description: `${what}, in centavos` });
 
 export const PaymentMethodField = z
   .preprocess(lower, z.enum(PAYMENT_METHODS, need(`one of: ${PAYMENT_METHODS.join(", ")}`)))
@@ -115,7 +103,7 @@ export const ItemField = z
   .object(
     {
       title: requiredText(256).meta({ description: "Item name" }),
-      unitPrice: centavos("Unit price", 0),
+      unitPrice: centavos("Unit price", { min: 0 }),
       quantity: z
         .number(need("a whole number"))
         .int("must be a whole number")
@@ -134,7 +122,7 @@ const addressPart = (max: number, description: string) => optionalText(max).meta
 export const ShippingField = z
   .object(
     {
-      fee: centavos("Freight, included in amount", 0).nullish().transform((v) => v ?? null),
+      fee: centavos("Freight, included in amount", { min: 0 }).nullish().transform((v) => v ?? null),
       address: z
         .object(
           {
@@ -158,12 +146,6 @@ export const ShippingField = z
   )
   .meta({ id: "Shipping", description: "Freight and delivery address; all optional, fee an integer when present" });
 
-const httpUrl = z
-  .string(need("an http:// or https:// URL"))
-  .trim()
-  .max(2048, "must have at most 2048 characters")
-  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), { message: "must be an absolute http:// or https:// URL" });
-
 const expiresInDays = (range: { min: number; max: number; default: number }, what: string) =>
   z
     .object(
@@ -184,7 +166,6 @@ export const CreateTransactionRequest = z
     paymentMethod: PaymentMethodField,
     amount: centavos(
       `Total. At least ${AMOUNT_MIN.credit_card} for credit_card and boleto, ${AMOUNT_MIN.pix} for pix; must equal the items' total, or the items' total plus shipping.fee`,
-      1,
     ),
     customer: CustomerField,
     items: z

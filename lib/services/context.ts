@@ -1,7 +1,7 @@
-import type { companies } from "@/lib/db/schema";
-import type { Dialect } from "@/lib/http/dialect";
+import type { Account } from "@/lib/core/rows";
+import type { Dialect } from "@/lib/core/dialect";
 
-export type Account = typeof companies.$inferSelect;
+export type { Account };
 
 /** Who is acting and when: passed to every service verb. */
 export type ServiceContext = {

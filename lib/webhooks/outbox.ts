@@ -1,7 +1,7 @@
 import type { Tx } from "@/lib/db/client";
 import { webhookEvents } from "@/lib/db/schema";
 import type { WebhookEventKind } from "@/lib/domain/status";
-import type { TransactionRow } from "@/lib/services/transaction-view";
+import type { TransactionRow } from "@/lib/core/rows";
 import { transactionEventPayload } from "./payloads";
 
 /**

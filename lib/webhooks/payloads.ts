@@ -1,7 +1,10 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
-import type { Dialect } from "@/lib/http/dialect";
-import { v1TransactionResource } from "@/lib/http/dialect-views";
-import { boletoUrlOf, cardView, type TransactionRow } from "@/lib/services/transaction-view";
+import type { CashOutRow } from "@/lib/core/rows";
+import { cardView } from "@/lib/core/card-view";
+import { boletoUrlOf } from "@/lib/core/public-urls";
+import type { TransactionRow } from "@/lib/core/rows";
+import type { Dialect } from "@/lib/core/dialect";
+import { v1TransactionResource } from "@/lib/core/transaction-resource";
 
 /**
  * What the outbox stores for a transaction event, in the dialect the transaction was created with:
@@ -74,4 +77,23 @@ export function notificationBody(event: {
     return { id: event.id, type: event.type, objectId: String(event.payload.id), url: event.url, data: event.payload };
   }
   return { id: event.id, type: event.type, url: event.url, data: event.payload };
+}
+
+/** `data` of a cash-out notification, and the cash-out as the API returns it. */
+export function cashOutEventData(c: CashOutRow) {
+  return {
+    id: c.id,
+    status: c.status,
+    amount: c.amount,
+    fee: c.fee,
+    pixKey: c.pixKey,
+    pixKeyType: c.pixKeyType,
+    end2endId: c.end2endId,
+    failReason: c.failReason,
+    description: c.description,
+    externalRef: c.externalRef,
+    createdAt: c.createdAt.toISOString(),
+    /** Set when the transfer completed; null while in flight and for a failed one. */
+    completedAt: c.completedAt ? c.completedAt.toISOString() : null,
+  };
 }

@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { getEnv } from "@/lib/env";
-import { ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/core/errors";
 
 /**
  * Server-side request forgery guard for postback URLs. A merchant chooses the URL our servers POST to,

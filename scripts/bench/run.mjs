@@ -33,7 +33,7 @@ const RESULTS = path.join(ROOT, "tests/bench/results");
 mkdirSync(RESULTS, { recursive: true });
 const PORTS = { app: 3760, bareNode: 3769, receiver: 3768 };
 
-const demoSrc = readFileSync(path.join(ROOT, "lib/services/demo-merchant.ts"), "utf8");
+const demoSrc = readFileSync(path.join(ROOT, "lib/services/accounts/demo-merchant.ts"), "utf8");
 const DEMO = {
   publicKey: /publicKey:\s*"([^"]+)"/.exec(demoSrc)[1],
   secretKey: /secretKey:\s*"([^"]+)"/.exec(demoSrc)[1],
@@ -310,7 +310,7 @@ function report(all) {
     lines.push("");
   }
   lines.push("## How to read this", "");
-  lines.push("- *bare route handler*: `app/api/bench-baseline/route.ts` (only with BENCH_BASELINE=1): JSON body, one insert into transactions through the app's db client. *bare Node*: `scripts/bench/bare-node.mjs`, node:http + the same insert with postgres.js or PGlite. They are ceilings: create PIX also authenticates (a hash lookup), rate-limits, validates, builds the BR Code, and writes the transaction, its timeline entry and its outbox event in one database transaction.");
+  lines.push("- *bare route handler*: `app/api/bench-baseline/route.bench.ts` (only in a benchmark build, BENCH_BUILD=1, and with BENCH_BASELINE=1): JSON body, one insert into transactions through the app's db client. *bare Node*: `scripts/bench/bare-node.mjs`, node:http + the same insert with postgres.js or PGlite. They are ceilings: create PIX also authenticates (a hash lookup), rate-limits, validates, builds the BR Code, and writes the transaction, its timeline entry and its outbox event in one database transaction.");
   lines.push("- Figures on a 2-core machine shared with other work are noisy; compare ratios measured in the same run rather than absolute numbers across runs.");
   lines.push("- Where the time goes and what was changed to get closer to the ceilings: tests/bench/PROFILE.md.");
   lines.push("");
@@ -322,7 +322,7 @@ async function main() {
   log("config", JSON.stringify(cfg));
   if (process.env.BENCH_SKIP_BUILD !== "1") {
     log(`building into ${DIST}`);
-    const b = spawnSync(process.execPath, [path.join(ROOT, "scripts/ensure-build.mjs")], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" } });
+    const b = spawnSync(process.execPath, [path.join(ROOT, "scripts/ensure-build.mjs")], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", BENCH_BUILD: "1" } });
     if (b.status !== 0) throw new Error("build failed");
   }
   const receiver = await startReceiver(PORTS.receiver);
@@ -338,7 +338,7 @@ async function main() {
         await first.stop();
         log(`${kind}: starting the app (first boot RSS ${firstBootMb} MB)`);
         const nodeArgs = cfg.profile ? ["--cpu-prof", `--cpu-prof-dir=${RESULTS}/profiles-${kind}`] : [];
-        const app = await startApp(db, PORTS.app, { BENCH_BASELINE: "1" }, nodeArgs);
+        const app = await startApp(db, PORTS.app, { BENCH_BASELINE: "1", BENCH_BUILD: "1" }, nodeArgs);
         let apiRes;
         try {
           if (!all.checkout) {

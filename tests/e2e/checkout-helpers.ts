@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
 import postgres from "postgres";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 
 export const AUTH = `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}`;
 export const CUSTOMER = { name: "Maria Silva", email: "maria@example.com", document: { type: "cpf", number: "11144477735" } };

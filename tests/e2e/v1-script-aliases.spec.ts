@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 import { CUSTOMER } from "./checkout-helpers";
 
 // The store: a real page on its own origin (another port), as a merchant's site would serve it.

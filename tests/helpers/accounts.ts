@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { createAccount, type CreatedAccount } from "@/lib/services/accounts";
+import { createAccount, type CreatedAccount } from "@/lib/services/accounts/accounts";
 
 /** A valid CPF with random base digits (check digits computed as Receita Federal does). */
 export function randomCpf(): string {

@@ -3,7 +3,7 @@
  * against each other. No mocks: everything goes through the route handlers and the database.
  */
 import { expect } from "vitest";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { getDb } from "@/lib/db/client";
 import { checkLedger } from "@/lib/ledger/check";
 import { call } from "./app";

@@ -19,9 +19,9 @@ import { getDb } from "@/lib/db/client";
 import { accountPspConfigs, companies, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
 import { createLogger, setLogger } from "@/lib/logger";
 import { closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
-import { reconcileApiPix } from "@/lib/processors/api-pix/reconcile";
-import { savePspSettings, testPspConnection } from "@/lib/processors/api-pix/settings";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
+import { savePspSettings, testPspConnection } from "@/lib/services/psp/api-pix-settings";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { systemContext, type Account } from "@/lib/services/context";
 import { startDispatcher, type Dispatcher } from "@/lib/webhooks/dispatcher";
 

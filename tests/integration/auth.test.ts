@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { basic, call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
-import type { CreatedAccount } from "@/lib/services/accounts";
-import { rotateSecretKey } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
+import { rotateSecretKey } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 let b: CreatedAccount;

@@ -4,9 +4,9 @@
  * fields a bank slip has, with both parties' addresses. The text is read back with pdf.js.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, findAccountById } from "@/lib/services/accounts";
-import { boletoPdfBySecureId, drawableText } from "@/lib/services/boleto-pdf";
-import { updateCompanySettings } from "@/lib/services/update-company-settings";
+import { createAccount, findAccountById } from "@/lib/services/accounts/accounts";
+import { boletoPdfBySecureId, drawableText } from "@/lib/services/transactions/boleto-pdf";
+import { updateCompanySettings } from "@/lib/services/accounts/update-company-settings";
 import { call } from "../helpers/app";
 import { randomCpf } from "../helpers/accounts";
 import { baseBody } from "../helpers/cash-in";

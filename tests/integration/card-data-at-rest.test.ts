@@ -4,7 +4,7 @@ import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { baseBody } from "../helpers/cash-in";
 import { getDb } from "@/lib/db/client";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 /** Distinctive cards so a match can only be the card itself. */
 const CARDS = [

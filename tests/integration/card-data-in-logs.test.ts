@@ -21,7 +21,7 @@ beforeAll(async () => {
   db = await createServerDatabase();
   // The demo merchant's fixed keys give this process an account without touching its database.
   app = await startApp({ env: { ...db.env, LOG_LEVEL: "debug", DEMO_MERCHANT: "true" } });
-  const { DEMO } = await import("@/lib/services/demo-merchant");
+  const { DEMO } = await import("@/lib/services/accounts/demo-merchant");
   secretKey = DEMO.secretKey;
   publicKey = DEMO.publicKey;
 }, 120_000);

@@ -5,8 +5,8 @@ import { createTestAccount } from "../helpers/accounts";
 import { baseBody, CARD, cardBody, tokenize } from "../helpers/cash-in";
 import { getDb } from "@/lib/db/client";
 import { cardTokenUses } from "@/lib/db/schema";
-import { tokenizeCard } from "@/lib/services/tokenize-card";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import { tokenizeCard } from "@/lib/services/transactions/tokenize-card";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 let b: CreatedAccount;

@@ -9,7 +9,7 @@ import { cardBody } from "../helpers/cash-in";
 import { getDb } from "@/lib/db/client";
 import { ledgerAccounts, transactions } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 beforeAll(async () => {

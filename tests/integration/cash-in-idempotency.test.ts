@@ -3,7 +3,7 @@ import { databaseKind } from "@/lib/db/client";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { baseBody, cardBody } from "../helpers/cash-in";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 

@@ -20,7 +20,7 @@ import {
 import { dueDateFromFactor } from "@/lib/domain/boleto/factor";
 import { brasiliaDay } from "@/lib/domain/boleto/due-date";
 import { SANDBOX_TEST_CARDS } from "@/lib/processors/sandbox";
-import { findAccountById, type CreatedAccount } from "@/lib/services/accounts";
+import { findAccountById, type CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 let b: CreatedAccount;

@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
-import type { CreatedAccount } from "@/lib/services/accounts";
-import { getCheckoutPageData } from "@/lib/services/checkout-page";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
+import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { checkouts } from "@/lib/db/schema";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { insertTransaction } from "../helpers/fixtures";

@@ -1,8 +1,8 @@
 import { describe, expect, it, beforeAll } from "vitest";
-import { createAccount } from "@/lib/services/accounts";
+import { createAccount } from "@/lib/services/accounts/accounts";
 import { authorizeDashboardLogin, THROTTLED_PREFIX } from "@/lib/auth/options";
 import { LOGIN_LIMITS, clientIp } from "@/lib/auth/throttle";
-import { findDashboardUser } from "@/lib/services/dashboard-users";
+import { findDashboardUser } from "@/lib/services/accounts/dashboard-users";
 import { randomCpf } from "@/tests/helpers/accounts";
 
 const PASSWORD = "senha-forte-123";

@@ -1,8 +1,8 @@
 import { describe, expect, it, beforeAll } from "vitest";
 import { createTestAccount } from "@/tests/helpers/accounts";
 import { insertTransaction } from "@/tests/helpers/fixtures";
-import { findAccountById } from "@/lib/services/accounts";
-import { getDashboardOverview, localDate } from "@/lib/services/dashboard-overview";
+import { findAccountById } from "@/lib/services/accounts/accounts";
+import { getDashboardOverview, localDate } from "@/lib/services/dashboard/dashboard-overview";
 import type { Account } from "@/lib/services/context";
 
 // 15:00 in Brasília on 20 March 2026 (UTC-3).

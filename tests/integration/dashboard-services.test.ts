@@ -1,12 +1,12 @@
 import { describe, expect, it, beforeAll } from "vitest";
 import { createTestAccount } from "@/tests/helpers/accounts";
 import { insertTransaction } from "@/tests/helpers/fixtures";
-import { findAccountById, rotateSecretKey } from "@/lib/services/accounts";
-import { updateCompanySettings } from "@/lib/services/update-company-settings";
-import { getTransactionTimeline } from "@/lib/services/transaction-timeline";
-import { listApiKeys } from "@/lib/services/dashboard-api-keys";
-import { sandboxMove } from "@/lib/services/sandbox-move";
-import { refundTransaction } from "@/lib/services/refund-transaction";
+import { findAccountById, rotateSecretKey } from "@/lib/services/accounts/accounts";
+import { updateCompanySettings } from "@/lib/services/accounts/update-company-settings";
+import { getTransactionTimeline } from "@/lib/services/transactions/transaction-timeline";
+import { listApiKeys } from "@/lib/services/accounts/dashboard-api-keys";
+import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
+import { refundTransaction } from "@/lib/services/transactions/refund-transaction";
 import { ServiceError } from "@/lib/services/errors";
 import type { Account, ServiceContext } from "@/lib/services/context";
 import { parseReais, reaisInput } from "@/components/dashboard/money-input";

@@ -11,7 +11,7 @@ import { createTestAccount } from "../helpers/accounts";
 import { RUNS, expectWellFormed, mutatedBody, rawBodyOf } from "../helpers/fuzz";
 import { createPix, paidPix, rowCounts, tokenize, MONEY_TABLES } from "../helpers/flows";
 import { OPERATIONS, TRANSACTION_EXAMPLES } from "@/lib/openapi/operations";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { expect } from "vitest";
 
 // Fuzzing sends thousands of requests with one key: the rate limit is not what is under test here.

@@ -6,7 +6,7 @@ import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { expectWellFormed } from "../helpers/fuzz";
 import { pixBody, rowCounts } from "../helpers/flows";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 

@@ -10,7 +10,7 @@ import { createTestAccount } from "../helpers/accounts";
 import { RUNS, expectWellFormed, headerText, junkValue } from "../helpers/fuzz";
 import { createPix, paidPix, rowCounts } from "../helpers/flows";
 import { OPERATIONS } from "@/lib/openapi/operations";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 process.env.RATE_LIMIT_PER_SECOND = "1000000";
 process.env.RATE_LIMIT_BURST = "10000000";

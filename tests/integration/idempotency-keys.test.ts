@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseKind, getDb } from "@/lib/db/client";
 import { cashOuts, idempotencyKeys, transactions } from "@/lib/db/schema";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { baseBody } from "../helpers/cash-in";

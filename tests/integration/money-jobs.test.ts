@@ -4,7 +4,7 @@ process.env.SANDBOX_PSP_DELAY_MS = "100";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { startBackgroundJobs } from "@/lib/jobs";
-import { recordCreation } from "@/lib/services/transitions";
+import { executeTransaction } from "@/lib/executor/execute";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { insertTransaction } from "../helpers/fixtures";
@@ -35,7 +35,7 @@ describe("background jobs (as the app and `npm run worker` start them)", () => {
       paidAt: now,
       settleAt: new Date(now.getTime() - 1000),
     });
-    await getDb().transaction((tx) => recordCreation(tx, { actor: "api", now }, card));
+    await getDb().transaction((tx) => executeTransaction(tx, { actor: "api", now }, { cause: "created", transaction: card, facts: {} }));
     expect(await balanceOf(m)).toMatchObject({ available: 9_901, waitingFunds: 9_562 });
 
     const stop = startBackgroundJobs({ force: true });

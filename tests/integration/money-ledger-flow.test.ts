@@ -3,10 +3,10 @@ import { asc, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
-import { advanceDueCashOuts } from "@/lib/services/advance-cash-outs";
-import { settleDueCardFunds } from "@/lib/services/settle-card-funds";
-import { recordCreation } from "@/lib/services/transitions";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
+import { settleDueCardFunds } from "@/lib/services/transactions/settle-card-funds";
+import { executeTransaction } from "@/lib/executor/execute";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { insertTransaction } from "../helpers/fixtures";
@@ -175,7 +175,7 @@ describe("a merchant's month: after every step, balance, statement and ledger ag
       settleAt: null,
       settledAt: now,
     });
-    await getDb().transaction((tx) => recordCreation(tx, { actor: "api", now }, t));
+    await getDb().transaction((tx) => executeTransaction(tx, { actor: "api", now }, { cause: "created", transaction: t, facts: {} }));
     expect(await expectBooksAgree(m)).toEqual({ available: 9_562, waitingFunds: 0, reserved: 0, total: 9_562 });
     await settleDueCardFunds({ now: new Date(Date.now() + 400 * DAY) });
     expect(await expectBooksAgree(m)).toEqual({ available: 9_562, waitingFunds: 0, reserved: 0, total: 9_562 });

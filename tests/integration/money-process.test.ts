@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
 
 const ROOT = path.resolve(__dirname, "../..");

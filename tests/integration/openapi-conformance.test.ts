@@ -28,7 +28,7 @@ import { z } from "zod";
 import { CashOutNotificationSchema, TransactionNotificationSchema } from "@/lib/openapi/components";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { OPERATIONS } from "@/lib/openapi/operations";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let doc: Record<string, any>;
 let acct: CreatedAccount;
@@ -182,7 +182,7 @@ describe("webhook bodies conform to the document's webhooks", () => {
     expect(seen).toBeGreaterThanOrEqual(6);
 
     await requestCashOut(auth, { amount: 300, pixKey: "maria@example.com", ...hook });
-    const { advanceDueCashOuts } = await import("@/lib/services/advance-cash-outs");
+    const { advanceDueCashOuts } = await import("@/lib/services/cash-outs/advance-cash-outs");
     await advanceDueCashOuts({ now: new Date(Date.now() + 3_600_000) });
     await advanceDueCashOuts({ now: new Date(Date.now() + 7_200_000) });
     const coSchema = doc.webhooks.cash_out.post.requestBody.content["application/json"].schema;

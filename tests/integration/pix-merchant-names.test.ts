@@ -8,7 +8,7 @@ import { parsePix } from "pix-utils";
 import { getDb } from "@/lib/db/client";
 import { companies } from "@/lib/db/schema";
 import { FALLBACK_MERCHANT_CITY, FALLBACK_MERCHANT_NAME, parseBrCode } from "@/lib/domain/pix/brcode";
-import { createAccount } from "@/lib/services/accounts";
+import { createAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { randomCpf } from "../helpers/accounts";
 import { baseBody } from "../helpers/cash-in";

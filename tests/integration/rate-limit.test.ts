@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { resetRateLimits } from "@/lib/http/rate-limit";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 // Read when the app first parses its configuration, which happens after this module is evaluated.
 process.env.RATE_LIMIT_BURST = "5";

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
 import { proofPort } from "../helpers/proof-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 
 const ROOT = path.resolve(__dirname, "../..");
 const onPostgres = Boolean(process.env.ARARA_TEST_BASE_DATABASE_URL ?? process.env.DATABASE_URL);

@@ -9,7 +9,7 @@ import { createTestAccount } from "../helpers/accounts";
 import { createCheckout, createPix, paidPix, requestCashOut } from "../helpers/flows";
 import { getDb } from "@/lib/db/client";
 import { OPERATIONS } from "@/lib/openapi/operations";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let owner: CreatedAccount;
 let intruder: CreatedAccount;

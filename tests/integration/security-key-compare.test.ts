@@ -101,7 +101,7 @@ describe("code that handles keys never compares them with === or !==", () => {
   });
 
   it("the secret key is found by an equality lookup on its SHA-256, the public key checked with safeEqual", () => {
-    const accounts = readFileSync(path.join(ROOT, "lib/services/accounts.ts"), "utf8");
+    const accounts = readFileSync(path.join(ROOT, "lib/services/accounts/accounts.ts"), "utf8");
     const find = accounts.slice(accounts.indexOf("export async function findAccountBySecretKey"), accounts.indexOf("export async function findAccountByPublicKey"));
     expect(find).toMatch(/const secretHash = sha256Hex\(secretKey\)/);
     expect(find).toMatch(/eq\(apiKeys\.secretHash, secretHash\)/);

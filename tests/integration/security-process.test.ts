@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
 import { dumpDatabase, proofPort } from "../helpers/proof-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 
 const AMEX = "378282246310005";
 const AMEX_CVV = "7391";

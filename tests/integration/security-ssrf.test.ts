@@ -8,7 +8,7 @@ import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { expectWellFormed } from "../helpers/fuzz";
 import { paidPix, pixBody, rowCounts } from "../helpers/flows";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 // Read when the app first parses its configuration (after this module is evaluated).
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "false";

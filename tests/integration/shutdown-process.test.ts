@@ -25,7 +25,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
 import { basic } from "../helpers/app";
 import { pixCharge, startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 import { checkLedger } from "@/lib/ledger/check";
 import * as schema from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";

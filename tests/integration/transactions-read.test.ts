@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { insertTransaction } from "../helpers/fixtures";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let a: CreatedAccount;
 let b: CreatedAccount;

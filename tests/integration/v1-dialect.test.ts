@@ -15,7 +15,7 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { responseSchema, validateAgainst } from "../helpers/json-schema";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 
 let acct: CreatedAccount;

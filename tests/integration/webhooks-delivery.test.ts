@@ -11,8 +11,8 @@ import { pixCharge, startReceiver, type Receiver } from "../helpers/webhook-rece
 import { getDb } from "@/lib/db/client";
 import { webhookAttempts, webhookEvents } from "@/lib/db/schema";
 import { isEnd2EndId } from "@/lib/domain/pix/end2end";
-import type { CreatedAccount } from "@/lib/services/accounts";
-import { SANDBOX_PSP_ISPB } from "@/lib/services/sandbox-move";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
+import { SANDBOX_PSP_ISPB } from "@/lib/services/transactions/sandbox-move";
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from "@/lib/webhooks/dispatcher";
 
 let acct: CreatedAccount;

@@ -10,7 +10,7 @@ import { Webhook } from "standardwebhooks";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
 import { basic } from "../helpers/app";
 import { pixCharge, startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 
 const onPostgres = Boolean(process.env.ARARA_TEST_BASE_DATABASE_URL ?? process.env.DATABASE_URL);
 

@@ -7,7 +7,7 @@ import { createTestAccount } from "../helpers/accounts";
 import { pixCharge, startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { getDb } from "@/lib/db/client";
 import { webhookEvents } from "@/lib/db/schema";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 
 let acct: CreatedAccount;

@@ -10,7 +10,7 @@ import { pixCharge } from "../helpers/webhook-receiver";
 import { getDb } from "@/lib/db/client";
 import { transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
 import { isEnd2EndId } from "@/lib/domain/pix/end2end";
-import type { CreatedAccount } from "@/lib/services/accounts";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
 let acct: CreatedAccount;
 let other: CreatedAccount;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { ConfigError, parseEnv } from "@/lib/env";
-import { newWebhookSecret } from "@/lib/services/accounts";
+import { newWebhookSecret } from "@/lib/services/accounts/accounts";
 import { leaseMsFor } from "@/lib/webhooks/dispatcher";
 import { signedHeaders, webhookSignature } from "@/lib/webhooks/signing";
 

@@ -16,8 +16,8 @@ import { insertTransaction } from "../helpers/fixtures";
 import { pixCharge, startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import type { CreatedAccount } from "@/lib/services/accounts";
-import { recordCreation } from "@/lib/services/transitions";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
+import { executeTransaction } from "@/lib/executor/execute";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { postJson } from "@/lib/webhooks/http-post";
 import { assertPostbackUrlAllowed, forbiddenAddressReason, resolveDeliveryTarget, type Resolver } from "@/lib/webhooks/ssrf";
@@ -143,7 +143,7 @@ describe("at delivery", () => {
   it("refuses a URL that reaches a private address: the attempt is logged, retried, then the event fails", async () => {
     // A row written before the check existed (or by a path that skipped it): the dispatcher checks again.
     const t = await insertTransaction(acct.companyId, { postbackUrl: `${r.url}/internal` });
-    await getDb().transaction((tx) => recordCreation(tx, { actor: "test", now: new Date() }, t));
+    await getDb().transaction((tx) => executeTransaction(tx, { actor: "test", now: new Date() }, { cause: "created", transaction: t, facts: {} }));
     const d = startDispatcher({ scheduleMs: [0, 50], pollMs: 20, timeoutMs: 1000 });
     try {
       const deadline = Date.now() + 5000;

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getDashboardContext } from "@/lib/auth/session";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { getEnv } from "@/lib/env";
-import { DEMO } from "@/lib/services/demo-merchant";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
 import { LoginForm } from "./LoginForm";
 import s from "@/components/dashboard/auth.module.css";
 import ui from "@/components/dashboard/ui.module.css";

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { clientIp, takeSignupSlot } from "@/lib/auth/throttle";
 import { errorState, type ActionState } from "@/lib/auth/action";
 import { ensureDatabase } from "@/lib/db/client";
-import { createAccount } from "@/lib/services/accounts";
+import { createAccount } from "@/lib/services/accounts/accounts";
 import { ServiceError } from "@/lib/services/errors";
 import { readSignupForm } from "./form";
 

@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { ensureDatabase } from "@/lib/db/client";
-import { getCheckoutPageData } from "@/lib/services/checkout-page";
+import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 import { LinkView } from "@/components/checkout/LinkView";
 import { Shell } from "@/components/checkout/Shell";
 import { TransactionView } from "@/components/checkout/TransactionView";

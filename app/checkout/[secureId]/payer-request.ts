@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/env";
 import type { PublicContext } from "@/lib/http/handler";
 import { readJson } from "@/lib/http/body";
 import { ServiceError } from "@/lib/services/errors";
-import type { PayerRequest } from "@/lib/services/pay-checkout";
+import type { PayerRequest } from "@/lib/services/checkouts/pay-checkout";
 
 /**
  * The checkout page's own POSTs (pay, simulate) are same-origin JSON: a cross-site form cannot send

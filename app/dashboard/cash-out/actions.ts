@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { formatBRL } from "@/lib/domain/money";
-import { requestCashOut } from "@/lib/services/request-cash-out";
+import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
 import { parseReais } from "@/components/dashboard/money-input";
 import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT } from "@/components/dashboard/pix-key-input";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { getBalance } from "@/lib/services/get-balance";
-import { listCashOuts } from "@/lib/services/list-cash-outs";
+import { getBalance } from "@/lib/services/accounts/get-balance";
+import { listCashOuts } from "@/lib/services/cash-outs/list-cash-outs";
 import { ListCashOutsQuery } from "@/lib/schemas/money";
 import { computeCashOutFee } from "@/lib/domain/fees";
 import { PageHeader } from "@/components/dashboard/PageHeader";

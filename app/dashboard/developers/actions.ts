@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
-import { revealWebhookSecret, rotateSecretKey, rotateWebhookSecret } from "@/lib/services/accounts";
+import { revealWebhookSecret, rotateSecretKey, rotateWebhookSecret } from "@/lib/services/accounts/accounts";
 import { getLogger } from "@/lib/logger";
 
 /** Revokes the active secret key and issues a new one, returned this once. */

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { listApiKeys } from "@/lib/services/dashboard-api-keys";
+import { listApiKeys } from "@/lib/services/accounts/dashboard-api-keys";
 import { getEnv } from "@/lib/env";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { KeyBox } from "@/components/dashboard/CopyButton";

@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
 import { PAYMENT_METHODS } from "@/lib/domain/status";
-import { createCheckout } from "@/lib/services/create-checkout";
-import { checkoutUrlOf } from "@/lib/services/checkout-view";
+import { createCheckout } from "@/lib/services/checkouts/create-checkout";
+import { checkoutUrlOf } from "@/lib/services/checkouts/checkout-view";
 import { parseReais } from "@/components/dashboard/money-input";
 
 /** Creates a payment link for one amount (the payer chooses among the methods ticked). */

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { listCheckouts } from "@/lib/services/list-checkouts";
-import { checkoutUrlOf } from "@/lib/services/checkout-view";
+import { listCheckouts } from "@/lib/services/checkouts/list-checkouts";
+import { checkoutUrlOf } from "@/lib/services/checkouts/checkout-view";
 import { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";

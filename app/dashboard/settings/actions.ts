@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
 import { ServiceError } from "@/lib/services/errors";
-import { updateCompanySettings } from "@/lib/services/update-company-settings";
+import { updateCompanySettings } from "@/lib/services/accounts/update-company-settings";
 import { ADDRESS_FIELDS } from "@/lib/domain/address";
 import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { listStatement } from "@/lib/services/list-statement";
-import { getBalance } from "@/lib/services/get-balance";
+import { listStatement } from "@/lib/services/accounts/list-statement";
+import { getBalance } from "@/lib/services/accounts/get-balance";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatBRL, formatDateTime } from "@/components/dashboard/format";

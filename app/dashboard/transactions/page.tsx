@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { ListTransactionsQuery, listTransactions } from "@/lib/services/list-transactions";
+import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";

@@ -81,7 +81,7 @@ export const transactions = pgTable(
     retryOfId: bigint({ mode: "number" }),
     /**
      * Set on a payment that arrived for a charge of a payment link already paid by another charge
-     * (that charge's id): it was recorded and refunded at once (lib/services/record-rail-payment.ts).
+     * (that charge's id): it was recorded and refunded at once (lib/services/transactions/record-rail-payment.ts).
      */
     duplicateOfId: bigint({ mode: "number" }),
     livemode: boolean().notNull().default(false),
@@ -104,7 +104,7 @@ export const transactions = pgTable(
      * A payment link is paid once. Its page may issue several charges (a PIX, then a boleto; a
      * refused card, then another card), and whichever is paid first is the link's payment: at most
      * one charge per link may be paid and not a returned duplicate. The services serialise on a row
-     * lock of the link and check first (lib/services/link-payment.ts); this index is what holds
+     * lock of the link and check first (lib/services/checkouts/link-payment.ts); this index is what holds
      * whatever the code path, on any number of processes.
      *
      * Why not simply "at most one paid charge per link": a payment that still arrives for another

@@ -2,14 +2,9 @@
  * Boleto due dates are calendar days in Brasília time (UTC-03:00; Brazil has had no daylight saving
  * time since 2019), whatever the server's time zone. A boleto may be paid until the end of its due day.
  */
-const DAY_MS = 86_400_000;
-const BRASILIA_OFFSET_MS = -3 * 60 * 60 * 1000;
+import { brasiliaDay, DAY_MS, endOfBrasiliaDay } from "@/lib/domain/time";
 
-/** "YYYY-MM-DD" of `at` in Brasília. */
-export function brasiliaDay(at: Date): string {
-  if (Number.isNaN(at.getTime())) throw new RangeError("Invalid date");
-  return new Date(at.getTime() + BRASILIA_OFFSET_MS).toISOString().slice(0, 10);
-}
+export { brasiliaDay };
 
 export type DueDate = {
   /** "YYYY-MM-DD" */
@@ -28,6 +23,6 @@ export function dueDateAfter(now: Date, days: number): DueDate {
   return {
     day: utcMidnight.toISOString().slice(0, 10),
     utcMidnight,
-    endOfDay: new Date(utcMidnight.getTime() + DAY_MS - 1 - BRASILIA_OFFSET_MS),
+    endOfDay: endOfBrasiliaDay(utcMidnight),
   };
 }

@@ -10,8 +10,8 @@
  */
 import type { Tx } from "@/lib/db/client";
 import { pspCharges } from "@/lib/db/schema";
-import type { Account } from "@/lib/services/context";
-import { ServiceError } from "@/lib/services/errors";
+import type { Account } from "@/lib/core/rows";
+import { ServiceError } from "@/lib/core/errors";
 import type { PixCharge, PixChargeInput, PixProvider } from "../types";
 import { sandboxPixProvider } from "../sandbox/pix";
 import { ApiPixError } from "./errors";

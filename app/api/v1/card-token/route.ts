@@ -1,6 +1,6 @@
 import { withPublic } from "@/lib/http/handler";
 import { readJson } from "@/lib/http/body";
-import { tokenizeCard } from "@/lib/services/tokenize-card";
+import { tokenizeCard } from "@/lib/services/transactions/tokenize-card";
 
 // Called from payers' browsers on merchants' sites: this route alone is open to every origin.
 const CORS = {

@@ -3,8 +3,8 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListCashOutsQuery } from "@/lib/schemas/money";
-import { cashOutResource } from "@/lib/services/cash-out-view";
-import { listCashOuts } from "@/lib/services/list-cash-outs";
+import { cashOutResource } from "@/lib/services/cash-outs/cash-out-view";
+import { listCashOuts } from "@/lib/services/cash-outs/list-cash-outs";
 
 export const GET = withApiKey(async (_req, ctx) => {
   const query = parseWith(ListCashOutsQuery, queryObject(ctx.url), "query");

@@ -3,9 +3,9 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
-import { createCheckout } from "@/lib/services/create-checkout";
-import { listCheckouts } from "@/lib/services/list-checkouts";
-import { checkoutResource } from "@/lib/services/checkout-view";
+import { createCheckout } from "@/lib/services/checkouts/create-checkout";
+import { listCheckouts } from "@/lib/services/checkouts/list-checkouts";
+import { checkoutResource } from "@/lib/services/checkouts/checkout-view";
 
 export const POST = withApiKey(
   async (_req, ctx) => ok(checkoutResource(await createCheckout(ctx, ctx.body, ctx.tx)), 201, "Payment link created."),

@@ -2,8 +2,8 @@ import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
-import { ListTransactionsQuery, listTransactions } from "@/lib/services/list-transactions";
-import { createTransaction } from "@/lib/services/create-transaction";
+import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
+import { createTransaction } from "@/lib/services/transactions/create-transaction";
 import { transactionView } from "@/lib/http/dialect-views";
 
 export const GET = withApiKey(async (_req, ctx) => {

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/handler";
-import { boletoPdfBySecureId } from "@/lib/services/boleto-pdf";
+import { boletoPdfBySecureId } from "@/lib/services/transactions/boleto-pdf";
 
 // Public: the payer opens the boleto from the link in the creation response or the webhook.
 export const GET = withPublic(async (_req, ctx) => {

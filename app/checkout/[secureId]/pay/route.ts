@@ -1,6 +1,6 @@
 import { withPublic } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
-import { payCheckout } from "@/lib/services/pay-checkout";
+import { payCheckout } from "@/lib/services/checkouts/pay-checkout";
 import { readPayerRequest } from "../payer-request";
 
 // Receives the payer's choice and, for cards, only the token made by /api/v1/card-token.

@@ -1,7 +1,7 @@
 import { withPublic } from "@/lib/http/handler";
 import { json } from "@/lib/http/envelope";
 import { errorResponse } from "@/lib/http/errors";
-import { getCheckoutStatus } from "@/lib/services/checkout-page";
+import { getCheckoutStatus } from "@/lib/services/checkouts/checkout-page";
 
 // Polled every few seconds by the payer's page while they pay in their bank app.
 export const GET = withPublic(async (_req, ctx) => {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
-import { getCashOut } from "@/lib/services/get-cash-out";
+import { getCashOut } from "@/lib/services/cash-outs/get-cash-out";
 import { ServiceError } from "@/lib/services/errors";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";

@@ -2,7 +2,7 @@
 
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import type { ActionState } from "@/lib/auth/action";
-import type { ConnectionTest, PspSettingsView } from "@/lib/processors/api-pix/settings";
+import type { ConnectionTest, PspSettingsView } from "@/lib/services/psp/api-pix-settings";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import { savePspSettingsAction, testPspConnectionAction } from "./actions";
 import ui from "@/components/dashboard/ui.module.css";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
-import { savePspSettings, testPspConnection, type ConnectionTest } from "@/lib/processors/api-pix/settings";
+import { savePspSettings, testPspConnection, type ConnectionTest } from "@/lib/services/psp/api-pix-settings";
 import { ServiceError } from "@/lib/services/errors";
 
 const MAX_FILE = 64 * 1024;

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { formatDate } from "@/components/dashboard/format";
-import { getPspSettings } from "@/lib/processors/api-pix/settings";
+import { getPspSettings } from "@/lib/services/psp/api-pix-settings";
 import { PspSettingsForm, TestConnection } from "./PspSettingsForm";
 import ui from "@/components/dashboard/ui.module.css";
 

@@ -1,6 +1,6 @@
 import { getDashboardContext } from "@/lib/auth/session";
-import { listStatement } from "@/lib/services/list-statement";
-import { localDate } from "@/lib/services/dashboard-overview";
+import { listStatement } from "@/lib/services/accounts/list-statement";
+import { localDate } from "@/lib/services/dashboard/dashboard-overview";
 import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatDateTimeSeconds } from "@/components/dashboard/format";
 import { entryDescription } from "@/components/dashboard/statement-text";
 import { statementFilters, statementQuery } from "@/components/dashboard/statement-filters";

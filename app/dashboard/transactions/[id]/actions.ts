@@ -5,14 +5,15 @@ import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
-import { refundThroughProcessor } from "@/lib/processors/refunds";
-import { sandboxMove } from "@/lib/services/sandbox-move";
-import { redeliverEvent } from "@/lib/services/redeliver-event";
-import { skipWebhookEvent } from "@/lib/services/skip-webhook-event";
+import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
+import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
+import { redeliverEvent } from "@/lib/services/webhooks/redeliver-event";
+import { skipWebhookEvent } from "@/lib/services/webhooks/skip-webhook-event";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
+import { parseId } from "@/lib/core/ids";
 
-const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && /^\d{1,15}$/.test(v) ? v : null);
+const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && parseId(v) !== null ? v : null);
 
 /**
  * Full refund (no amount) or partial (amount in reais, as typed). Once per form key: a double

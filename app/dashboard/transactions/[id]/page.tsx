@@ -2,12 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
-import { getTransaction } from "@/lib/services/get-transaction";
-import { getTransactionTimeline } from "@/lib/services/transaction-timeline";
-import { listTransactionWebhooks } from "@/lib/services/list-transaction-webhooks";
-import { secureUrlOf } from "@/lib/services/transaction-view";
+import { getTransaction } from "@/lib/services/transactions/get-transaction";
+import { getTransactionTimeline } from "@/lib/services/transactions/transaction-timeline";
+import { listTransactionWebhooks } from "@/lib/services/webhooks/list-transaction-webhooks";
+import { secureUrlOf } from "@/lib/services/transactions/transaction-view";
 import { ServiceError } from "@/lib/services/errors";
-import { paidAmountOf } from "@/lib/ledger/transaction-journals";
+import { isPastExpiry } from "@/lib/domain/expiry";
+import { paidAmountOf } from "@/lib/domain/journals";
 import { canSandboxMove, SANDBOX_TEST_MOVES, type PaymentMethod, type TransactionStatus } from "@/lib/domain/status";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
@@ -74,7 +75,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         to,
         label: sandboxLabel(status, to),
       }));
-  const expired = t.status === "pending" && t.expiresAt !== null && t.expiresAt.getTime() < ctx.now.getTime();
+  const expired = t.status === "pending" && isPastExpiry(t.expiresAt, ctx.now);
 
   return (
     <>

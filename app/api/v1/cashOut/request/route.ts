@@ -1,8 +1,8 @@
 import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
 import type { CashOutInput } from "@/lib/schemas/money";
-import { cashOutResource } from "@/lib/services/cash-out-view";
-import { requestCashOut } from "@/lib/services/request-cash-out";
+import { cashOutResource } from "@/lib/services/cash-outs/cash-out-view";
+import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
 
 export const POST = withApiKey(
   async (_req, ctx) => ok(cashOutResource(await requestCashOut(ctx, ctx.body as CashOutInput, ctx.tx)), 201),

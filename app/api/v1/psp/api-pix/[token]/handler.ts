@@ -1,7 +1,7 @@
 import { ok } from "@/lib/http/envelope";
 import { errorResponse } from "@/lib/http/errors";
 import { withPublic } from "@/lib/http/handler";
-import { handleApiPixWebhook } from "@/lib/processors/api-pix/webhook";
+import { handleApiPixWebhook } from "@/lib/services/psp/api-pix-webhook";
 
 const MAX_BODY = 256 * 1024;
 

@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
-import { refundThroughProcessor } from "@/lib/processors/refunds";
+import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
 import { transactionView } from "@/lib/http/dialect-views";
 
 export const POST = withApiKey(

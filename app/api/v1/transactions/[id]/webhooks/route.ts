@@ -1,5 +1,5 @@
 import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
-import { listTransactionWebhooks } from "@/lib/services/list-transaction-webhooks";
+import { listTransactionWebhooks } from "@/lib/services/webhooks/list-transaction-webhooks";
 
 export const GET = withApiKey(async (_req, ctx) => ok(await listTransactionWebhooks(ctx, ctx.params.id)));

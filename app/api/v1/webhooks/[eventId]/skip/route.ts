@@ -1,6 +1,6 @@
 import { withApiKey } from "@/lib/http/handler";
 import { ok } from "@/lib/http/envelope";
-import { skipWebhookEvent } from "@/lib/services/skip-webhook-event";
+import { skipWebhookEvent } from "@/lib/services/webhooks/skip-webhook-event";
 
 export const POST = withApiKey(async (_req, ctx) => {
   const event = await skipWebhookEvent(ctx, ctx.params.eventId);

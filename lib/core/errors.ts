@@ -1,0 +1,29 @@
+export type ErrorCode =
+  | "validation_error"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "idempotency_conflict"
+  | "conflict"
+  | "unprocessable"
+  | "insufficient_balance"
+  | "rate_limited"
+  | "internal_error";
+
+export type FieldError = { field: string; message: string };
+
+/** A failure a client can act on; the http kit maps `code` to a status with one table. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly errors?: FieldError[];
+  constructor(code: ErrorCode, message: string, errors?: FieldError[]) {
+    super(message);
+    this.name = "ServiceError";
+    this.code = code;
+    this.errors = errors;
+  }
+}
+
+export const notFound = (what: string) => new ServiceError("not_found", `${what} not found.`);
+export const validation = (message: string, errors?: FieldError[]) => new ServiceError("validation_error", message, errors);
+export const unprocessable = (message: string) => new ServiceError("unprocessable", message);

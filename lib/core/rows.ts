@@ -1,0 +1,12 @@
+import type { cashOuts, checkouts, companies, transactions, webhookAttempts, webhookEvents } from "@/lib/db/schema";
+
+/**
+ * Row types of the aggregates, from the schema (`$inferSelect`), for every layer: services, the
+ * executor, the ledger, webhooks and the http kit read them from here, not from one another.
+ */
+export type Account = typeof companies.$inferSelect;
+export type TransactionRow = typeof transactions.$inferSelect;
+export type CashOutRow = typeof cashOuts.$inferSelect;
+export type CheckoutRow = typeof checkouts.$inferSelect;
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;

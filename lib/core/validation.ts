@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import { ServiceError, type FieldError } from "./errors";
+
+/** zod issues as the field errors of a 400: dotted paths, "body" for the document itself. */
+export function zodFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((i) => ({
+    field: i.path.length ? i.path.map(String).join(".") : "body",
+    message: i.message,
+  }));
+}
+
+/** Parses with a zod schema; failures become one validation_error listing every field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what = "request"): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const errors = zodFieldErrors(r.error);
+    const first = errors[0];
+    const message =
+      errors.length === 1 && first
+        ? `The ${what} is invalid: ${first.field} ${first.message}.`
+        : `The ${what} is invalid: ${errors.length} fields have problems.`;
+    throw new ServiceError("validation_error", message, errors);
+  }
+  return r.data;
+}

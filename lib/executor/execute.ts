@@ -1,0 +1,142 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { cashOuts, transactions, transactionStatusChanges } from "@/lib/db/schema";
+import { isCashOutStatus, type CashOutStatus } from "@/lib/domain/cash-out";
+import { isTransactionStatus, webhookEventKind, type PaymentMethod, type TransactionStatus } from "@/lib/domain/status";
+import {
+  cashOutRule,
+  cashOutTargetOf,
+  targetOf,
+  transactionRule,
+  type CashOutCause,
+  type CashOutFacts,
+  type TransactionCause,
+  type TransactionFacts,
+} from "@/lib/domain/transitions";
+import { postJournal } from "@/lib/ledger/post";
+import type { CashOutRow, TransactionRow } from "@/lib/core/rows";
+import { ServiceError } from "@/lib/core/errors";
+import { enqueueCashOutEvent, enqueueTransactionEvent } from "@/lib/webhooks/outbox";
+import { cashOutEventData } from "@/lib/webhooks/payloads";
+
+/**
+ * The one executor: every change of a transaction or a cash-out (its creation included) runs here,
+ * in the caller's database transaction, reading only its cause's row of the money table
+ * (lib/domain/transitions.ts):
+ *
+ * 1. the row allows the move (method, from status) or a TransitionError is thrown;
+ * 2. the subject's row is updated only if it is still in the status we read (`UPDATE ... WHERE
+ *    status = <from> RETURNING *`): a concurrent move makes this one fail cleanly with a 409;
+ * 3. the timeline entry (transactions), the journal the row builds, and the outbox event the row
+ *    names are written, all in the same commit.
+ */
+
+type Ctx = { actor: string; now: Date };
+
+function transactionStatusOf(s: string): TransactionStatus {
+  if (!isTransactionStatus(s)) throw new Error(`Stored status ${s} is not one of the eight`);
+  return s;
+}
+
+function cashOutStatusOf(s: string): CashOutStatus {
+  if (!isCashOutStatus(s)) throw new Error(`Stored cash-out status ${s} is not one of the four`);
+  return s;
+}
+
+export type TransactionStep = {
+  [C in TransactionCause]: {
+    cause: C;
+    /** The transaction as read (locked) before the move; for `created`, the row just inserted. */
+    transaction: TransactionRow;
+    facts: TransactionFacts[C];
+  };
+}[TransactionCause];
+
+/** Moves (or records the creation of) a transaction under `step.cause`. Returns the row after the move. */
+export async function executeTransaction(tx: Tx, ctx: Ctx, step: TransactionStep): Promise<TransactionRow> {
+  const rule = transactionRule(step.cause);
+  const before = step.transaction;
+  const method = before.paymentMethod as PaymentMethod;
+  const creation = step.cause === "created";
+  const from = creation ? null : transactionStatusOf(before.status);
+  const to = targetOf(step.cause, method, from, creation ? transactionStatusOf(before.status) : undefined);
+
+  let after = before;
+  if (!creation) {
+    const [updated] = await tx
+      .update(transactions)
+      .set({ ...rule.patch(step.facts, before), status: to, updatedAt: ctx.now })
+      .where(and(eq(transactions.id, before.id), eq(transactions.status, before.status)))
+      .returning();
+    if (!updated) {
+      throw new ServiceError("conflict", `Transaction ${before.id} changed while this request ran; read it and try again.`);
+    }
+    after = updated;
+  }
+  if (rule.timeline === "record") {
+    await tx.insert(transactionStatusChanges).values({
+      transactionId: after.id,
+      fromStatus: from,
+      toStatus: to,
+      cause: step.cause,
+      amount: timelineAmount(step, after),
+      actor: ctx.actor,
+      createdAt: ctx.now,
+    });
+  }
+  const journal = rule.journal({ before, after, facts: step.facts });
+  if (journal) await postJournal(tx, { ...journal, now: ctx.now });
+  if (rule.event === "status") {
+    await enqueueTransactionEvent(tx, after, webhookEventKind(method, to, { isCreation: creation }), ctx.now);
+  }
+  return after;
+}
+
+/** Money the timeline entry is about: the charge's amount at creation, the amount of a refund. */
+function timelineAmount(step: TransactionStep, after: TransactionRow): number | null {
+  switch (step.cause) {
+    case "created":
+      return after.amount;
+    case "partial_refund":
+    case "refund":
+    case "duplicate_payment_refund":
+      return step.facts.amount;
+    default:
+      return null;
+  }
+}
+
+export type CashOutStep = {
+  [C in CashOutCause]: {
+    cause: C;
+    /** The cash-out as read (locked) before the move; for `cash_out_requested`, the row just inserted. */
+    cashOut: CashOutRow;
+    facts: CashOutFacts[C];
+  };
+}[CashOutCause];
+
+/** Moves (or records the request of) a cash-out under `step.cause`. Returns the row after the move. */
+export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promise<CashOutRow> {
+  const rule = cashOutRule(step.cause);
+  const before = step.cashOut;
+  const creation = step.cause === "cash_out_requested";
+  const from = creation ? null : cashOutStatusOf(before.status);
+  const to = cashOutTargetOf(step.cause, from);
+  if (to === null || (creation && to !== before.status)) {
+    throw new Error(`Cash-out ${before.id} cannot move from ${before.status} under ${step.cause}`);
+  }
+  let after = before;
+  if (!creation) {
+    const [updated] = await tx
+      .update(cashOuts)
+      .set({ ...rule.patch(step.facts), status: to, updatedAt: ctx.now })
+      .where(and(eq(cashOuts.id, before.id), eq(cashOuts.status, before.status)))
+      .returning();
+    if (!updated) throw new ServiceError("conflict", `Cash-out ${before.id} changed while this request ran; read it and try again.`);
+    after = updated;
+  }
+  const journal = rule.journal({ before, after, facts: step.facts });
+  if (journal) await postJournal(tx, { ...journal, now: ctx.now });
+  if (rule.event === "status") await enqueueCashOutEvent(tx, after, cashOutEventData(after), ctx.now);
+  return after;
+}

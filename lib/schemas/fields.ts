@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/**
+ * Fields every request schema shares, declared once: an amount in centavos, an http(s) URL, a
+ * resource id. The request schemas of transactions, payment links and money compose them.
+ */
+
+/** The largest amount of one charge, payment link or cash-out: R$ 1.000.000,00. */
+export const MAX_AMOUNT = 100_000_000;
+
+/** Longest URL accepted anywhere (postback, return URLs): what browsers and proxies reliably carry. */
+export const MAX_URL_LENGTH = 2048;
+
+/** "is required" when the field is absent, otherwise "must be <what>". */
+export const need = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
+});
+
+/**
+ * An integer number of centavos from `min` (default 1) to `max` (default MAX_AMOUNT). With
+ * `digitStrings`, a string of digits ("1500") is read as the number (the money endpoints accept both).
+ */
+export function centavos(what: string, opts: { min?: number; max?: number; digitStrings?: boolean } = {}) {
+  const min = opts.min ?? 1;
+  const max = opts.max ?? MAX_AMOUNT;
+  const amount = z
+    .number(need("an integer number of centavos"))
+    .int("must be an integer number of centavos (R$ 10,00 is 1000)")
+    .min(min, min === 0 ? "must not be negative" : min === 1 ? "must be at least 1 centavo" : `must be at least ${min}`)
+    .max(max, max === MAX_AMOUNT ? `must be at most ${MAX_AMOUNT} (R$ 1.000.000,00)` : `must be at most ${max}`);
+  if (!opts.digitStrings) return amount.meta({ description: `${what}, in centavos` });
+  return z
+    .union([z.number(), z.string().trim().regex(/^\d+$/)], need("an integer number of centavos"))
+    .transform(Number)
+    .pipe(amount)
+    .meta({ description: `${what}, in centavos` });
+}
+
+/** An absolute http:// or https:// URL of at most MAX_URL_LENGTH characters. */
+export const httpUrl = z
+  .string(need("an http:// or https:// URL"))
+  .trim()
+  .max(MAX_URL_LENGTH, `must have at most ${MAX_URL_LENGTH} characters`)
+  .refine((u) => /^https?:\/\/[^/\s]+/i.test(u) && URL.canParse(u), { message: "must be an absolute http:// or https:// URL" });

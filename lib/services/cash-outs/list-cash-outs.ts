@@ -1,0 +1,33 @@
+import { and, count, desc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { cashOuts } from "@/lib/db/schema";
+import { pagination } from "@/lib/core/pagination";
+import type { ListCashOutsQuery } from "@/lib/schemas/money";
+import type { CashOutRow } from "./cash-out-view";
+import type { ServiceContext } from "../context";
+import { toBound } from "@/lib/schemas/query";
+
+/** Newest first, page + limit like the transaction list. */
+export async function listCashOuts(
+  ctx: Pick<ServiceContext, "account">,
+  q: ListCashOutsQuery,
+): Promise<{ rows: CashOutRow[]; pagination: ReturnType<typeof pagination> }> {
+  const where: SQL[] = [eq(cashOuts.companyId, ctx.account.id)];
+  if (q.status?.length) where.push(inArray(cashOuts.status, q.status));
+  if (q.externalRef) where.push(eq(cashOuts.externalRef, q.externalRef));
+  if (q.from) where.push(gte(cashOuts.createdAt, new Date(q.from)));
+  if (q.to) where.push(lte(cashOuts.createdAt, toBound(q.to)));
+  const cond = and(...where);
+  const db = getDb();
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(cashOuts)
+      .where(cond)
+      .orderBy(desc(cashOuts.createdAt), desc(cashOuts.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
+    db.select({ total: count() }).from(cashOuts).where(cond),
+  ]);
+  return { rows, pagination: pagination(q.page, q.limit, Number(total)) };
+}

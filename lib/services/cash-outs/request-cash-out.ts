@@ -1,0 +1,73 @@
+import type { Tx } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
+import { cashOuts } from "@/lib/db/schema";
+import { canonicalPixKeyType } from "@/lib/domain/cash-out";
+import { computeCashOutFee } from "@/lib/domain/fees";
+import { formatBRL } from "@/lib/domain/money";
+import { parsePixKey } from "@/lib/domain/pix/keys";
+import { parseWith } from "@/lib/core/validation";
+import { executeCashOut } from "@/lib/executor/execute";
+import { sandboxPixPayouts } from "@/lib/processors/sandbox-psp-payouts";
+import { CashOutRequest, type CashOutInput } from "@/lib/schemas/money";
+import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import type { CashOutRow } from "./cash-out-view";
+import type { ServiceContext } from "../context";
+import { ServiceError, validation } from "../errors";
+
+/**
+ * Requests a PIX transfer out of the available balance. The amount plus the account's cash-out fee
+ * is debited in the same database transaction that records the request, by a guarded
+ * `UPDATE ... WHERE balance + x >= 0` on the available account: concurrent requests serialise on
+ * that row and the one that would overdraw finds no row to update (422 insufficient_balance), so
+ * the balance can never go below zero however many arrive at once. The money waits in `reserved`
+ * until the PSP finishes (see advance-cash-outs.ts); the `pending` webhook is in the same commit.
+ * The money and the event are the executor's (the money table's `cash_out_requested` row).
+ * `outer`: the caller's transaction (the idempotency layer's); the cash-out is a savepoint of it.
+ */
+export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
+  const req = parseWith(CashOutRequest, input, "cash-out request");
+  const keyType = canonicalPixKeyType(req.pixKeyType);
+  // The same parser as every other entry point (lib/domain/pix/keys.ts): with or without a type, a
+  // mistyped CPF is refused, never sent to the phone its digits spell, and a phone must be a mobile.
+  const key = parsePixKey(req.pixKey, keyType);
+  if (!key.ok) {
+    const field = key.problem === "unknown_type" ? "pixKeyType" : "pixKey";
+    throw validation(`The cash-out request is invalid: ${key.message}`, [{ field, message: key.message }]);
+  }
+  if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
+  const fee = computeCashOutFee(ctx.account.feePlan);
+
+  return inTransaction(outer, async (tx) => {
+    const [row] = await tx
+      .insert(cashOuts)
+      .values({
+        companyId: ctx.account.id,
+        status: "pending",
+        amount: req.amount,
+        fee,
+        pixKey: key.key,
+        pixKeyType: key.type,
+        description: req.description,
+        externalRef: req.externalRef,
+        postbackUrl: req.postbackUrl,
+        processor: sandboxPixPayouts.name,
+        nextStepAt: ctx.now,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      .returning();
+    try {
+      return await executeCashOut(tx, ctx, { cause: "cash_out_requested", cashOut: row, facts: {} });
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === "insufficient_balance") {
+        throw new ServiceError(
+          "insufficient_balance",
+          fee > 0
+            ? `The available balance does not cover this cash-out of ${formatBRL(req.amount)} plus the ${formatBRL(fee)} fee.`
+            : `The available balance does not cover this cash-out of ${formatBRL(req.amount)}.`,
+        );
+      }
+      throw err;
+    }
+  });
+}

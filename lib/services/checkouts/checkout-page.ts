@@ -1,0 +1,284 @@
+/**
+ * What the hosted checkout shows a payer. The page is public (anyone with the secureId URL), so the
+ * view is built field by field from the rows: the merchant's name, document (CNPJ only) and public
+ * key, the order and the payment artefacts. Never secret keys, the webhook secret, the postback
+ * URL, metadata, fees, the payer's document or the merchant's other data.
+ */
+import { isPastExpiry } from "@/lib/domain/expiry";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb, type Queryable } from "@/lib/db/client";
+import { checkouts, transactions } from "@/lib/db/schema";
+import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
+import type { Account } from "../context";
+import { findAccountById } from "../accounts/accounts";
+import { checkoutStatusSql, type CheckoutRow, type CheckoutStatus } from "./checkout-view";
+import { linkPaymentOf, returnedPaymentsOf } from "./link-payment";
+import { boletoUrlOf, type TransactionRow } from "../transactions/transaction-view";
+
+/** Refused card attempts one order may take on the hosted page before it stops offering another try. */
+export const MAX_CARD_ATTEMPTS = 5;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type PayerMerchant = { name: string; cnpj: string | null; publicKey: string };
+export type PayerItem = { title: string; quantity: number; unitPrice: number };
+export type PayerOrder = { amount: number; description: string | null; items: PayerItem[] };
+
+export type PayerTransaction = {
+  secureId: string;
+  status: TransactionStatus;
+  paymentMethod: PaymentMethod;
+  amount: number;
+  installments: number;
+  createdAt: string;
+  paidAt: string | null;
+  /** A sandbox (test) transaction: the page offers to simulate the payment. */
+  sandbox: boolean;
+  /** PIX or boleto past its expiry: it can no longer be paid. */
+  expired: boolean;
+  pix: { qrcode: string; expiresAt: string | null } | null;
+  boleto: { digitableLine: string; barcode: string; dueDate: string | null; pdfUrl: string } | null;
+  card: { brand: string | null; lastDigits: string | null; refusedReason: string | null } | null;
+  /** A refused card the payer may try again with another card. */
+  canRetry: boolean;
+  /** Paid after its payment link had been paid by another charge, and so refunded at once. */
+  returnedAsDuplicate: boolean;
+  /** The payment link it was made from, while that link still takes payments (to choose another method). */
+  linkSecureId: string | null;
+};
+
+export type PayerLink = {
+  secureId: string;
+  status: CheckoutStatus;
+  methods: PaymentMethod[];
+  expiresAt: string | null;
+  /** When paid: the transaction that paid it. */
+  paid: { paymentMethod: PaymentMethod; paidAt: string | null } | null;
+  /** An unexpired PIX or boleto already issued from the link, to continue instead of issuing another. */
+  pending: { secureId: string; paymentMethod: PaymentMethod } | null;
+  /** Payments that arrived after the link was paid (the payer paid twice), each refunded at once. */
+  returned: { paymentMethod: PaymentMethod; amount: number; paidAt: string }[];
+  /** The merchant's account is in test mode: charges made here are sandbox charges. */
+  sandbox: boolean;
+};
+
+export type CheckoutPageData =
+  | { kind: "transaction"; merchant: PayerMerchant; order: PayerOrder; transaction: PayerTransaction }
+  | { kind: "link"; merchant: PayerMerchant; order: PayerOrder; link: PayerLink }
+  /** A refused card that was tried again: the page follows the newest attempt. */
+  | { kind: "redirect"; secureId: string };
+
+export function isSecureId(s: string): boolean {
+  return UUID_RE.test(s);
+}
+
+function merchantView(account: Account): PayerMerchant {
+  return {
+    name: account.name,
+    // A company's CNPJ is public and reassures the payer; a person's CPF is personal data.
+    cnpj: account.documentType === "cnpj" ? account.document : null,
+    publicKey: account.publicKey,
+  };
+}
+
+function orderView(amount: number, items: { title: string; quantity: number; unitPrice: number }[], description: string | null): PayerOrder {
+  return {
+    amount,
+    description,
+    items: items.map((i) => ({ title: i.title, quantity: i.quantity, unitPrice: i.unitPrice })),
+  };
+}
+
+export function isExpired(t: Pick<TransactionRow, "status" | "paymentMethod" | "expiresAt">, now: Date): boolean {
+  return t.status === "pending" && t.paymentMethod !== "credit_card" && isPastExpiry(t.expiresAt, now);
+}
+
+function awaitsPayment(t: Pick<TransactionRow, "status">): boolean {
+  return t.status === "pending" || t.status === "processing";
+}
+
+/** The newest attempt of a retried card charge (following retryOfId forwards), or null if none. */
+export async function latestRetryOf(id: number, db: Queryable = getDb()): Promise<TransactionRow | null> {
+  let latest: TransactionRow | null = null;
+  let current = id;
+  for (let i = 0; i < 50; i++) {
+    const [next] = await db.select().from(transactions).where(eq(transactions.retryOfId, current)).orderBy(desc(transactions.id)).limit(1);
+    if (!next) break;
+    latest = next;
+    current = next.id;
+  }
+  return latest;
+}
+
+/** Card attempts of the order this transaction belongs to: the chain of retries back to the first. */
+export async function cardAttemptsOf(t: TransactionRow, db: Queryable = getDb()): Promise<number> {
+  let n = 1;
+  let prev = t.retryOfId;
+  while (prev !== null && n < 50) {
+    const [row] = await db.select({ retryOfId: transactions.retryOfId }).from(transactions).where(eq(transactions.id, prev)).limit(1);
+    if (!row) break;
+    n += 1;
+    prev = row.retryOfId;
+  }
+  return n;
+}
+
+export async function findLinkBySecureId(
+  secureId: string,
+  now: Date,
+  db: Queryable = getDb(),
+): Promise<{ row: CheckoutRow; status: CheckoutStatus } | null> {
+  const [found] = await db
+    .select({ row: checkouts, status: checkoutStatusSql(now) })
+    .from(checkouts)
+    .where(eq(checkouts.secureId, secureId))
+    .limit(1);
+  return found ?? null;
+}
+
+async function findLinkById(id: number, now: Date) {
+  const [found] = await getDb()
+    .select({ row: checkouts, status: checkoutStatusSql(now) })
+    .from(checkouts)
+    .where(eq(checkouts.id, id))
+    .limit(1);
+  return found ?? null;
+}
+
+export async function findTransactionBySecureId(secureId: string): Promise<TransactionRow | null> {
+  const [row] = await getDb().select().from(transactions).where(eq(transactions.secureId, secureId)).limit(1);
+  return row ?? null;
+}
+
+export async function payerTransactionView(t: TransactionRow, now: Date): Promise<PayerTransaction> {
+  const method = t.paymentMethod as PaymentMethod;
+  const link = t.checkoutId !== null ? await findLinkById(t.checkoutId, now) : null;
+  const canRetry =
+    method === "credit_card" &&
+    t.status === "refused" &&
+    (link === null || link.status === "open") &&
+    (await cardAttemptsOf(t)) < MAX_CARD_ATTEMPTS;
+  return {
+    secureId: t.secureId,
+    status: t.status as TransactionStatus,
+    paymentMethod: method,
+    amount: t.amount,
+    installments: t.installments,
+    createdAt: t.createdAt.toISOString(),
+    paidAt: t.paidAt ? t.paidAt.toISOString() : null,
+    sandbox: !t.livemode,
+    expired: isExpired(t, now),
+    pix: method === "pix" ? { qrcode: t.pixQrcode ?? "", expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null } : null,
+    boleto:
+      method === "boleto"
+        ? {
+            digitableLine: t.boletoDigitableLine ?? "",
+            barcode: t.boletoBarcode ?? "",
+            dueDate: t.boletoDueDate,
+            pdfUrl: new URL(boletoUrlOf(t.secureId)).pathname,
+          }
+        : null,
+    card: method === "credit_card" ? { brand: t.cardBrand, lastDigits: t.cardLastDigits, refusedReason: t.refusedReason } : null,
+    canRetry,
+    returnedAsDuplicate: t.duplicateOfId !== null,
+    linkSecureId: link && link.status === "open" && t.status !== "paid" ? link.row.secureId : null,
+  };
+}
+
+async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: Account, now: Date): Promise<PayerLink> {
+  const db = getDb();
+  let paid: PayerLink["paid"] = null;
+  let pending: PayerLink["pending"] = null;
+  let returned: PayerLink["returned"] = [];
+  if (status === "paid") {
+    const t = await linkPaymentOf(db, row.id);
+    if (t) paid = { paymentMethod: t.paymentMethod, paidAt: t.paidAt.toISOString() };
+    returned = (await returnedPaymentsOf(db, row.id)).map((r) => ({ paymentMethod: r.paymentMethod, amount: r.amount, paidAt: r.paidAt.toISOString() }));
+  } else if (status === "open") {
+    const rows = await db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.checkoutId, row.id), eq(transactions.status, "pending")))
+      .orderBy(desc(transactions.id))
+      .limit(5);
+    const live = rows.find((t) => !isExpired(t, now));
+    if (live) pending = { secureId: live.secureId, paymentMethod: live.paymentMethod as PaymentMethod };
+  }
+  return {
+    secureId: row.secureId,
+    status,
+    methods: row.methods as PaymentMethod[],
+    expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+    paid,
+    pending,
+    returned,
+    sandbox: !account.livemode,
+  };
+}
+
+/**
+ * The page of a secureId: a transaction's (looked up first) or a payment link's; null for an
+ * unknown id (the page answers 404).
+ */
+export async function getCheckoutPageData(secureId: string, now: Date = new Date()): Promise<CheckoutPageData | null> {
+  if (!isSecureId(secureId)) return null;
+  const id = secureId.toLowerCase();
+  const t = await findTransactionBySecureId(id);
+  if (t) {
+    if (t.paymentMethod === "credit_card" && t.status === "refused") {
+      const latest = await latestRetryOf(t.id);
+      if (latest) return { kind: "redirect", secureId: latest.secureId };
+    }
+    const link = t.checkoutId !== null ? await findLinkById(t.checkoutId, now) : null;
+    // A charge still waiting for a link another charge has paid: the order is paid, and this one can
+    // no longer be; the payer sees the link's page, which says so.
+    if (link?.status === "paid" && awaitsPayment(t)) return { kind: "redirect", secureId: link.row.secureId };
+    const account = await findAccountById(t.companyId);
+    if (!account) return null;
+    return {
+      kind: "transaction",
+      merchant: merchantView(account),
+      order: orderView(t.amount, t.items, link?.row.description ?? null),
+      transaction: await payerTransactionView(t, now),
+    };
+  }
+  const link = await findLinkBySecureId(id, now);
+  if (!link) return null;
+  const account = await findAccountById(link.row.companyId);
+  if (!account) return null;
+  return {
+    kind: "link",
+    merchant: merchantView(account),
+    order: orderView(link.row.amount, link.row.items, link.row.description),
+    link: await payerLinkView(link.row, link.status, account, now),
+  };
+}
+
+export type CheckoutStatusView =
+  | { kind: "transaction"; status: TransactionStatus; expired: boolean; paidAt: string | null; next: string | null }
+  | { kind: "link"; status: CheckoutStatus }
+  | null;
+
+/** The small JSON the page polls while the payer pays with their bank app. */
+export async function getCheckoutStatus(secureId: string, now: Date = new Date()): Promise<CheckoutStatusView> {
+  if (!isSecureId(secureId)) return null;
+  const id = secureId.toLowerCase();
+  const t = await findTransactionBySecureId(id);
+  if (t) {
+    let next: string | null = null;
+    if (t.status === "refused") next = (await latestRetryOf(t.id))?.secureId ?? null;
+    else if (awaitsPayment(t) && t.checkoutId !== null) {
+      const link = await findLinkById(t.checkoutId, now);
+      if (link?.status === "paid") next = link.row.secureId;
+    }
+    return {
+      kind: "transaction",
+      status: t.status as TransactionStatus,
+      expired: isExpired(t, now),
+      paidAt: t.paidAt ? t.paidAt.toISOString() : null,
+      next,
+    };
+  }
+  const link = await findLinkBySecureId(id, now);
+  return link ? { kind: "link", status: link.status } : null;
+}

@@ -1,0 +1,33 @@
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { checkouts } from "@/lib/db/schema";
+import { pagination } from "@/lib/core/pagination";
+import type { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
+import type { ServiceContext } from "../context";
+import { checkoutStatusSql, type CheckoutWithStatus } from "./checkout-view";
+import { checkoutSelection } from "./get-checkout";
+
+/** The account's payment links, newest first (API and dashboard). */
+export async function listCheckouts(
+  ctx: Pick<ServiceContext, "account" | "now">,
+  q: ListCheckoutsQuery,
+): Promise<{ rows: CheckoutWithStatus[]; pagination: ReturnType<typeof pagination> }> {
+  const where: SQL[] = [eq(checkouts.companyId, ctx.account.id)];
+  if (q.externalRef) where.push(eq(checkouts.externalRef, q.externalRef));
+  if (q.status?.length) {
+    where.push(sql`(${checkoutStatusSql(ctx.now)}) in (${sql.join(q.status.map((s) => sql`${s}`), sql`, `)})`);
+  }
+  const cond = and(...where);
+  const db = getDb();
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(checkoutSelection(ctx.now))
+      .from(checkouts)
+      .where(cond)
+      .orderBy(desc(checkouts.createdAt), desc(checkouts.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
+    db.select({ total: count() }).from(checkouts).where(cond),
+  ]);
+  return { rows, pagination: pagination(q.page, q.limit, Number(total)) };
+}

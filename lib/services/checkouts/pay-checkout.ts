@@ -1,0 +1,207 @@
+/**
+ * The payer acting on the hosted checkout: choosing a method on a payment link, or trying another
+ * card after a refusal. Card data never reaches this code: the browser tokenizes the card at
+ * /api/v1/card-token with the account's public key and sends only the token here. The charge is
+ * then created by the same `createTransaction` the API uses, in the merchant's account, with actor
+ * "checkout".
+ *
+ * Two requests for one order at once (a double tap, the link page and "try another card" in two
+ * tabs, two app instances) are serialised by the database, not by this process: the charge is
+ * created in a database transaction that first locks the payment link's row (or, for a charge made
+ * without a link, the refused charge's row), and the rules are checked again under that lock. The
+ * second then finds the order paid (409) or its retry taken (409), and its card is never charged.
+ * See lib/services/checkouts/link-payment.ts for the link's rule and the index that backs it.
+ */
+import { isPastExpiry } from "@/lib/domain/expiry";
+import { count, eq, sql } from "drizzle-orm";
+import { getDb, type Tx } from "@/lib/db/client";
+import { transactions } from "@/lib/db/schema";
+import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
+import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
+import { parseWith } from "@/lib/core/validation";
+import { CheckoutPayInput } from "@/lib/schemas/checkouts";
+import { findAccountById } from "../accounts/accounts";
+import {
+  MAX_CARD_ATTEMPTS,
+  cardAttemptsOf,
+  findLinkBySecureId,
+  findTransactionBySecureId,
+  isSecureId,
+  latestRetryOf,
+} from "./checkout-page";
+import type { ServiceContext } from "../context";
+import { createTransaction } from "../transactions/create-transaction";
+import { ServiceError, notFound, unprocessable, validation, type FieldError } from "../errors";
+import { linkPaymentOf, lockLink } from "./link-payment";
+import type { TransactionRow } from "../transactions/transaction-view";
+
+/** Charges of any method one payment link may issue from its page. */
+export const MAX_LINK_CHARGES = 20;
+
+/** Who is paying: from the page's request. */
+export type PayerRequest = { ip: string; requestId: string; now: Date };
+
+export type CheckoutPayResult = { secureId: string; status: TransactionStatus; paymentMethod: PaymentMethod; refusedReason: string | null };
+
+function checkoutContext(account: NonNullable<Awaited<ReturnType<typeof findAccountById>>>, req: PayerRequest): ServiceContext {
+  return { account, actor: "checkout", requestId: req.requestId, now: req.now };
+}
+
+// createTransaction names the API's fields; the page's form names them payer.*.
+const FIELD_ON_PAGE: Record<string, string> = {
+  "customer.name": "payer.name",
+  "customer.email": "payer.email",
+  "customer.document.number": "payer.document",
+  "customer.document.type": "payer.document",
+  "card.hash": "cardToken",
+};
+
+async function create(ctx: ServiceContext, raw: Record<string, unknown>, opts: { checkoutId?: number; retryOfId?: number }, tx: Tx) {
+  try {
+    const { transaction } = await createTransaction(ctx, raw, opts, tx);
+    return transaction;
+  } catch (err) {
+    if (err instanceof ServiceError && err.errors) {
+      throw new ServiceError(
+        err.code,
+        err.message,
+        err.errors.map((e) => ({ field: FIELD_ON_PAGE[e.field] ?? e.field, message: e.message })),
+      );
+    }
+    throw err;
+  }
+}
+
+function result(t: TransactionRow): CheckoutPayResult {
+  return {
+    secureId: t.secureId,
+    status: t.status as TransactionStatus,
+    paymentMethod: t.paymentMethod as PaymentMethod,
+    refusedReason: t.refusedReason,
+  };
+}
+
+function requireToken(token: string | undefined): string {
+  if (!token) throw validation("The card token is required.", [{ field: "cardToken", message: "is required" }]);
+  return token;
+}
+
+/** POST /checkout/{secureId}/pay: a link's chosen method, or another card for a refused charge. */
+export async function payCheckout(secureId: string, raw: unknown, req: PayerRequest): Promise<CheckoutPayResult> {
+  if (!isSecureId(secureId)) throw notFound("Checkout");
+  const input = parseWith(CheckoutPayInput, raw, "payment");
+  const id = secureId.toLowerCase();
+  const t = await findTransactionBySecureId(id);
+  if (t) return retryCard(t, input, req);
+  const link = await findLinkBySecureId(id, req.now);
+  if (!link) throw notFound("Checkout");
+  return payLink(link, input, req);
+}
+
+const ORDER_PAID = "This order is already paid.";
+
+/** Under the link's lock: the checks that decide whether it may take another charge now. */
+async function assertLinkTakesCharge(tx: Tx, checkoutId: number, now: Date): Promise<void> {
+  const link = await lockLink(tx, checkoutId);
+  if (await linkPaymentOf(tx, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
+  if (isPastExpiry(link.expiresAt, now)) throw unprocessable("This payment link has expired.");
+}
+
+type Input = ReturnType<typeof CheckoutPayInput.parse>;
+
+async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Promise<CheckoutPayResult> {
+  // A refused card stays refused (a final status), so this needs no lock.
+  if (t.paymentMethod !== "credit_card" || t.status !== "refused") {
+    throw new ServiceError("conflict", "This charge cannot be paid again: only a refused card can be tried with another card.");
+  }
+  const token = requireToken(input.cardToken);
+  const account = await findAccountById(t.companyId);
+  if (!account) throw notFound("Checkout");
+  // The same order: items, customer, shipping and the merchant's references; only the card changes.
+  const raw = {
+    paymentMethod: "credit_card",
+    amount: t.amount,
+    items: t.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible, externalRef: i.externalRef ?? null })),
+    customer: t.customer,
+    shipping: t.shipping,
+    externalRef: t.externalRef,
+    postbackUrl: t.postbackUrl,
+    metadata: t.metadata,
+    traceable: t.traceable,
+    ip: req.ip,
+    installments: input.installments,
+    card: { hash: token },
+  };
+  const created = await getDb().transaction(async (tx) => {
+    if (t.checkoutId !== null) await assertLinkTakesCharge(tx, t.checkoutId, req.now);
+    else await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, t.id)).for("update");
+    if (await latestRetryOf(t.id, tx)) throw new ServiceError("conflict", "This charge was already tried again; reload the page.");
+    if ((await cardAttemptsOf(t, tx)) >= MAX_CARD_ATTEMPTS) {
+      throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+    }
+    return create(checkoutContext(account, req), raw, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
+  });
+  return result(created);
+}
+
+async function payLink(
+  link: NonNullable<Awaited<ReturnType<typeof findLinkBySecureId>>>,
+  input: Input,
+  req: PayerRequest,
+): Promise<CheckoutPayResult> {
+  const { row, status } = link;
+  // Answered at once when already known; checked again under the link's lock below.
+  if (status === "paid") throw new ServiceError("conflict", "This payment link is already paid.");
+  if (status === "expired") throw unprocessable("This payment link has expired.");
+  const errors: FieldError[] = [];
+  const method = input.method;
+  if (!method) errors.push({ field: "method", message: "is required" });
+  else if (!row.methods.includes(method)) errors.push({ field: "method", message: `must be one of: ${row.methods.join(", ")}` });
+  if (!input.payer) errors.push({ field: "payer", message: "is required" });
+  const document = input.payer ? normalizeDocument(input.payer.document) : "";
+  const documentType = detectDocumentType(document);
+  if (input.payer && (!documentType || !isValidDocument(documentType, document))) {
+    errors.push({ field: "payer.document", message: "must be a valid CPF or CNPJ" });
+  }
+  if (method === "credit_card" && !input.cardToken) errors.push({ field: "cardToken", message: "is required" });
+  if (errors.length) {
+    throw validation(errors.length === 1 ? `The payment is invalid: ${errors[0].field} ${errors[0].message}.` : "The payment is invalid.", errors);
+  }
+  const account = await findAccountById(row.companyId);
+  if (!account) throw notFound("Checkout");
+  const payer = input.payer!;
+  const raw: Record<string, unknown> = {
+    paymentMethod: method,
+    amount: row.amount,
+    items: row.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible })),
+    customer: { name: payer.name, email: payer.email, document: { type: documentType, number: document } },
+    externalRef: row.externalRef,
+    postbackUrl: row.postbackUrl,
+    metadata: row.metadata,
+  };
+  if (method === "credit_card") {
+    raw.ip = req.ip;
+    raw.installments = input.installments;
+    raw.card = { hash: requireToken(input.cardToken) };
+  }
+  // A PIX or boleto must not outlive the link by days: issue it for at most the link's remaining days.
+  if (row.expiresAt && (method === "pix" || method === "boleto")) {
+    const days = Math.ceil((row.expiresAt.getTime() - req.now.getTime()) / 86_400_000);
+    raw[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
+  }
+  const created = await getDb().transaction(async (tx) => {
+    await assertLinkTakesCharge(tx, row.id, req.now);
+    // A link is paid once, so a few charges cover any honest payer (changing method, a refused card);
+    // the caps stop a script from filling the merchant's account with charges or testing cards here.
+    const [made] = await tx
+      .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
+      .from(transactions)
+      .where(eq(transactions.checkoutId, row.id));
+    if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+    if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
+      throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+    }
+    return create(checkoutContext(account, req), raw, { checkoutId: row.id }, tx);
+  });
+  return result(created);
+}

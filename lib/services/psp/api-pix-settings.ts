@@ -1,0 +1,272 @@
+/**
+ * The dashboard's "Recebimento PIX": saving an account's processor and API Pix credentials, and
+ * "Testar conexão". Secrets (client secret, private key, PKCS#12 and its password) are encrypted
+ * before they are written and are never returned: the view says only whether each one is set.
+ * A blank secret field keeps the stored one.
+ */
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { accountPspConfigs } from "@/lib/db/schema";
+import { parsePixKey } from "@/lib/domain/pix/keys";
+import { getLogger } from "@/lib/logger";
+import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import type { ServiceContext } from "@/lib/services/context";
+import { ServiceError, type FieldError } from "@/lib/services/errors";
+import { ApiPixClient } from "@/lib/processors/api-pix/client";
+import {
+  API_PIX_PROCESSOR,
+  clientConfigOf,
+  clientFor,
+  incompleteReason,
+  PIX_PROCESSORS,
+  pspConfigOf,
+  sealSecret,
+  webhookUrlFor,
+  type PixProcessorName,
+  type PspConfigRow,
+} from "@/lib/processors/api-pix/config";
+import { ApiPixError } from "@/lib/processors/api-pix/errors";
+
+export type PspSettingsInput = {
+  processor: string;
+  baseUrl?: string;
+  tokenUrl?: string;
+  clientId?: string;
+  /** Blank: keep the stored one. */
+  clientSecret?: string;
+  /** An uploaded certificate: PEM text (certificate, maybe with its key) or a PKCS#12 bundle. */
+  certificate?: Uint8Array | null;
+  /** An uploaded PEM private key (when the certificate file has none). */
+  privateKey?: Uint8Array | null;
+  /** Password of the PKCS#12 bundle or of an encrypted PEM key. Blank: keep the stored one. */
+  certificatePassword?: string;
+  /** The CA of the PSP's server certificate, when not one the system trusts. */
+  caCertificate?: Uint8Array | null;
+  pixKey?: string;
+};
+
+/** What the settings page shows: never a secret, only whether it is set. */
+export type PspSettingsView = {
+  processor: PixProcessorName;
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  pixKey: string;
+  hasClientSecret: boolean;
+  certificate: "pem" | "pkcs12" | null;
+  hasCa: boolean;
+  webhookUrl: string | null;
+  webhookRegisteredAt: Date | null;
+  updatedAt: Date | null;
+};
+
+export function settingsView(row: PspConfigRow | null): PspSettingsView {
+  return {
+    processor: (row?.processor as PixProcessorName) ?? "sandbox",
+    baseUrl: row?.baseUrl ?? "",
+    tokenUrl: row?.tokenUrl ?? "",
+    clientId: row?.clientId ?? "",
+    pixKey: row?.pixKey ?? "",
+    hasClientSecret: Boolean(row?.clientSecretEnc),
+    certificate: row?.pkcs12Enc ? "pkcs12" : row?.certPem && row.keyPemEnc ? "pem" : null,
+    hasCa: Boolean(row?.caPem),
+    webhookUrl: row ? webhookUrlFor(row.webhookToken) : null,
+    webhookRegisteredAt: row?.webhookRegisteredAt ?? null,
+    updatedAt: row?.updatedAt ?? null,
+  };
+}
+
+export async function getPspSettings(ctx: Pick<ServiceContext, "account">): Promise<PspSettingsView> {
+  return settingsView(await pspConfigOf(ctx.account.id));
+}
+
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g;
+
+function pemBlocks(text: string): { label: string; pem: string }[] {
+  return [...text.matchAll(PEM_BLOCK)].map((m) => ({ label: m[1], pem: m[0] }));
+}
+
+const isPem = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 4096)).toString("latin1").includes("-----BEGIN ");
+
+function httpsUrl(raw: string | undefined, field: string, label: string, errors: FieldError[]): string | null {
+  const v = (raw ?? "").trim();
+  if (!v) {
+    errors.push({ field, message: `Informe a ${label}.` });
+    return null;
+  }
+  try {
+    const u = new URL(v);
+    if (u.protocol !== "https:") throw new Error();
+    if (u.username || u.password) throw new Error();
+    return v.replace(/\/+$/, "");
+  } catch {
+    errors.push({ field, message: `A ${label} deve ser uma URL https:// válida (sem usuário e senha).` });
+    return null;
+  }
+}
+
+export type SaveResult = { view: PspSettingsView; webhook: { registered: true } | { registered: false; message: string } | null };
+
+export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInput): Promise<SaveResult> {
+  const processor = input.processor as PixProcessorName;
+  if (!(PIX_PROCESSORS as readonly string[]).includes(processor)) {
+    throw new ServiceError("validation_error", "Escolha o processador.", [{ field: "processor", message: "Escolha o processador." }]);
+  }
+  const existing = await pspConfigOf(ctx.account.id);
+  const companyId = ctx.account.id;
+  const now = ctx.now;
+
+  if (processor !== API_PIX_PROCESSOR) {
+    // Back to the sandbox: the credentials stay (charges made through the PSP are still followed).
+    if (existing) {
+      await getDb().update(accountPspConfigs).set({ processor, updatedAt: now }).where(eq(accountPspConfigs.id, existing.id));
+    } else {
+      await getDb().insert(accountPspConfigs).values({ companyId, processor, webhookToken: newWebhookToken(), createdAt: now, updatedAt: now });
+    }
+    return { view: settingsView(await pspConfigOf(companyId)), webhook: null };
+  }
+
+  const errors: FieldError[] = [];
+  const baseUrl = httpsUrl(input.baseUrl, "baseUrl", "URL da API", errors);
+  const tokenUrl = httpsUrl(input.tokenUrl, "tokenUrl", "URL do token", errors);
+  const clientId = (input.clientId ?? "").trim();
+  if (!clientId || clientId.length > 200) errors.push({ field: "clientId", message: "Informe o client id." });
+  const clientSecret = input.clientSecret ?? "";
+  if (!clientSecret && !existing?.clientSecretEnc) errors.push({ field: "clientSecret", message: "Informe o client secret." });
+  if (clientSecret.length > 1000) errors.push({ field: "clientSecret", message: "Client secret longo demais." });
+  const key = parsePixKey((input.pixKey ?? "").trim());
+  if (!key.ok) errors.push({ field: "pixKey", message: key.message });
+
+  // The certificate: a new upload replaces the stored one; none keeps it.
+  const password = input.certificatePassword ?? "";
+  let cert: Pick<PspConfigRow, "certPem" | "keyPemEnc" | "pkcs12Enc" | "pkcs12PasswordEnc"> | null = null;
+  let plainCert: { certPem: string; keyPem: string; keyPassphrase?: string } | { pfx: Buffer; passphrase?: string } | null = null;
+  const upload = input.certificate && input.certificate.length > 0 ? input.certificate : null;
+  if (upload) {
+    if (upload.length > 64 * 1024) errors.push({ field: "certificate", message: "O arquivo do certificado é grande demais (máximo 64 KB)." });
+    else if (isPem(upload)) {
+      const blocks = pemBlocks(Buffer.from(upload).toString("utf8"));
+      const keyFile = input.privateKey && input.privateKey.length > 0 ? pemBlocks(Buffer.from(input.privateKey).toString("utf8")) : [];
+      const certs = blocks.filter((b) => b.label === "CERTIFICATE");
+      const keyBlock = [...blocks, ...keyFile].find((b) => b.label.endsWith("PRIVATE KEY"));
+      if (certs.length === 0) errors.push({ field: "certificate", message: "O arquivo não contém um certificado PEM (BEGIN CERTIFICATE)." });
+      else if (!keyBlock) errors.push({ field: "privateKey", message: "Envie a chave privada do certificado (arquivo .key em PEM)." });
+      else {
+        const certPem = certs.map((c) => c.pem).join("\n") + "\n";
+        plainCert = { certPem, keyPem: keyBlock.pem + "\n", ...(password ? { keyPassphrase: password } : {}) };
+        cert = {
+          certPem,
+          keyPemEnc: sealSecret(companyId, "keyPem", keyBlock.pem + "\n"),
+          pkcs12Enc: null,
+          pkcs12PasswordEnc: password ? sealSecret(companyId, "pkcs12Password", password) : null,
+        };
+      }
+    } else {
+      plainCert = { pfx: Buffer.from(upload), passphrase: password };
+      cert = {
+        certPem: null,
+        keyPemEnc: null,
+        pkcs12Enc: sealSecret(companyId, "pkcs12", Buffer.from(upload).toString("base64")),
+        pkcs12PasswordEnc: password ? sealSecret(companyId, "pkcs12Password", password) : null,
+      };
+    }
+  } else if (!existing?.pkcs12Enc && !(existing?.certPem && existing.keyPemEnc)) {
+    errors.push({ field: "certificate", message: "Envie o certificado do cliente emitido pelo PSP (.pem/.crt com a chave, ou .p12/.pfx)." });
+  }
+  let caPem: string | null | undefined = undefined;
+  if (input.caCertificate && input.caCertificate.length > 0) {
+    const blocks = pemBlocks(Buffer.from(input.caCertificate).toString("utf8")).filter((b) => b.label === "CERTIFICATE");
+    if (blocks.length === 0) errors.push({ field: "caCertificate", message: "O arquivo da CA deve conter certificados PEM." });
+    else caPem = blocks.map((b) => b.pem).join("\n") + "\n";
+  }
+  // The same rule as for webhook URLs: no private network addresses in production (unless allowed).
+  for (const [field, url] of [["baseUrl", baseUrl], ["tokenUrl", tokenUrl]] as const) {
+    if (!url) continue;
+    try {
+      await assertPostbackUrlAllowed(url);
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      errors.push({ field, message: `Esta URL aponta para uma rede privada ou local, que não é permitida (${e.errors?.[0]?.message ?? e.message}).` });
+    }
+  }
+  if (errors.length) throw new ServiceError("validation_error", "Revise os campos destacados.", errors);
+
+  // Does the certificate load (right password, key matching)? Checked before anything is stored.
+  if (plainCert) {
+    try {
+      new ApiPixClient({ baseUrl: baseUrl!, tokenUrl: tokenUrl!, clientId, clientSecret: clientSecret || "x", certificate: plainCert, caPem: caPem ?? existing?.caPem ?? undefined }).close();
+    } catch (e) {
+      if (e instanceof ApiPixError) throw new ServiceError("validation_error", e.message, [{ field: "certificate", message: e.message }]);
+      throw e;
+    }
+  }
+
+  const values = {
+    processor,
+    baseUrl,
+    tokenUrl,
+    clientId,
+    ...(clientSecret ? { clientSecretEnc: sealSecret(companyId, "clientSecret", clientSecret) } : {}),
+    ...(cert ?? {}),
+    ...(!upload && password ? { pkcs12PasswordEnc: sealSecret(companyId, "pkcs12Password", password) } : {}),
+    ...(caPem !== undefined ? { caPem } : {}),
+    pixKey: key.ok ? key.key : null,
+    updatedAt: now,
+  };
+  let row: PspConfigRow;
+  if (existing) {
+    [row] = await getDb().update(accountPspConfigs).set(values).where(eq(accountPspConfigs.id, existing.id)).returning();
+  } else {
+    [row] = await getDb()
+      .insert(accountPspConfigs)
+      .values({ ...values, companyId, webhookToken: newWebhookToken(), createdAt: now })
+      .returning();
+  }
+  const webhook = await registerWebhook(row, now);
+  return { view: settingsView(await pspConfigOf(companyId)), webhook };
+}
+
+/** `PUT /webhook/{chave}` with this account's URL; the outcome, readable. */
+export async function registerWebhook(row: PspConfigRow, now: Date): Promise<SaveResult["webhook"]> {
+  if (incompleteReason(row)) return { registered: false, message: incompleteReason(row)! };
+  const url = webhookUrlFor(row.webhookToken);
+  try {
+    await clientFor(row).putWebhook(row.pixKey!, url);
+  } catch (e) {
+    if (e instanceof ApiPixError) return { registered: false, message: e.message };
+    throw e;
+  }
+  await getDb().update(accountPspConfigs).set({ webhookRegisteredAt: now, webhookUrl: url }).where(eq(accountPspConfigs.id, row.id));
+  return { registered: true };
+}
+
+export type ConnectionTest =
+  | { ok: true; webhookUrl: string | null; webhookMatches: boolean; expectedWebhookUrl: string }
+  | { ok: false; code: string; message: string };
+
+/** "Testar conexão": a fresh token and a read of the webhook registered for the key. */
+export async function testPspConnection(ctx: Pick<ServiceContext, "account">): Promise<ConnectionTest> {
+  const row = await pspConfigOf(ctx.account.id);
+  if (!row) return { ok: false, code: "not_configured", message: "Salve a configuração do PSP antes de testar." };
+  const reason = incompleteReason(row);
+  if (reason) return { ok: false, code: "incomplete", message: reason };
+  // A client of its own: the test must not reuse a cached token or connection.
+  let client: ApiPixClient | null = null;
+  try {
+    client = new ApiPixClient(clientConfigOf(row));
+    const { webhook } = await client.testConnection(row.pixKey!);
+    const expected = webhookUrlFor(row.webhookToken);
+    return { ok: true, webhookUrl: webhook?.webhookUrl ?? null, webhookMatches: webhook?.webhookUrl === expected, expectedWebhookUrl: expected };
+  } catch (e) {
+    if (e instanceof ApiPixError) return { ok: false, code: e.code, message: e.message };
+    getLogger().error({ component: "api-pix", account: ctx.account.id, err: e instanceof Error ? e.name : "error" }, "api-pix connection test failed");
+    return { ok: false, code: "internal", message: "Não foi possível testar a conexão (erro interno)." };
+  } finally {
+    client?.close();
+  }
+}
+
+function newWebhookToken(): string {
+  return randomBytes(32).toString("base64url");
+}
