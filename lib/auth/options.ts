@@ -27,19 +27,19 @@ export async function authorizeDashboardLogin(
   const password = String(credentials?.password ?? "");
   if (!email || !password) return null;
   const ip = clientIp(headers);
+  await ensureDatabase();
   const wait = await loginBlockedFor(email, ip);
   if (wait !== null) {
     getLogger().warn({ ip, wait }, "dashboard sign-in throttled");
     throw new Error(`${THROTTLED_PREFIX}${wait}`);
   }
-  await ensureDatabase();
   const user = await verifyDashboardLogin(email, password);
   if (!user) {
     await recordLoginFailure(email, ip);
     getLogger().info({ ip }, "dashboard sign-in failed");
     return null;
   }
-  await recordLoginSuccess(email);
+  await recordLoginSuccess(email, ip);
   return { id: String(user.id), email: user.email, name: user.name, companyId: user.companyId };
 }
 
