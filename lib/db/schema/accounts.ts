@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { PostalAddress } from "@/lib/domain/address";
 import type { FeePlan } from "@/lib/domain/fees";
 
@@ -48,6 +48,11 @@ export const users = pgTable(
     email: text().notNull(),
     name: text().notNull(),
     passwordHash: text().notNull(),
+    /**
+     * Carried in the session (JWT) at sign-in and compared on every request: sign-out and a secret key
+     * rotation add one, which ends every session issued before, copied cookies included.
+     */
+    sessionVersion: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_idx").on(sql`lower(${t.email})`)],
