@@ -186,4 +186,24 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
     const again = await signIn(instance(0), from, DEMO.email, DEMO.password);
     expect((await request(instance(0), "GET", "/dashboard", { from, cookies: { [SESSION]: again.cookies[SESSION] } })).status).toBe(200);
   });
+
+  it("answers a statement page with a bad cursor with the first page (same filters), not a 500", async () => {
+    const from = "127.0.0.7";
+    const { cookies } = await signIn(instance(0), from, DEMO.email, DEMO.password);
+    const session = { [SESSION]: cookies[SESSION] };
+    // Cursors the query schema takes but that are no cursor of ours ("abc", "123" in base64url), and junk.
+    for (const cursor of ["YWJj", "MTIz", "garbage", "%00", "x".repeat(500)]) {
+      const res = await request(instance(0), "GET", `/dashboard/statement?account=all&cursor=${cursor}`, { from, cookies: session });
+      expect(res.status, `cursor ${cursor.slice(0, 20)}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      // The first page: an HTTP redirect to it, or (once the page has started streaming) Next's
+      // in-page redirect, or the first page itself when the query schema already dropped the cursor.
+      if (res.status === 307) expect(String(res.headers.location)).toMatch(/\/dashboard\/statement\?account=all$/);
+      else {
+        expect(res.status).toBe(200);
+        expect(res.text).toMatch(/NEXT_REDIRECT|\/dashboard\/statement\?account=all|Extrato/);
+      }
+    }
+    const first = await request(instance(0), "GET", "/dashboard/statement?account=all", { from, cookies: session });
+    expect(first.status).toBe(200);
+  });
 });
