@@ -11,9 +11,9 @@ export const PUBLIC_LIMITS = {
   /** Card tokenization, per public key: a merchant's checkout under heavy use stays well below. */
   cardTokenPerPublicKey: { name: "card-token-pk", points: 600, windowSeconds: 60 },
   /** Card tokenization, per address: a payer retrying a card a few times, not a card-testing script. */
-  cardTokenPerAddress: { name: "card-token-address", points: 30, windowSeconds: 60 },
+  cardTokenPerAddress: { name: "card-token-address", points: 60, windowSeconds: 60 },
   /** The hosted checkout's pay and simulate routes, per address. */
-  checkoutPerAddress: { name: "checkout-address", points: 60, windowSeconds: 60 },
+  checkoutPerAddress: { name: "checkout-address", points: 120, windowSeconds: 60 },
   /** Requests with credentials that do not authenticate, per address (guessing keys). */
   invalidKeyPerAddress: { name: "invalid-key-address", points: 30, windowSeconds: 60 },
 } as const satisfies Record<string, Limit>;
