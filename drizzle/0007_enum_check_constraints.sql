@@ -12,4 +12,4 @@ ALTER TABLE "ledger_postings" ADD CONSTRAINT "ledger_postings_entry_type_check" 
 ALTER TABLE "cash_outs" ADD CONSTRAINT "cash_outs_status_check" CHECK ("cash_outs"."status" in ('pending', 'processing', 'completed', 'failed'));--> statement-breakpoint
 ALTER TABLE "cash_outs" ADD CONSTRAINT "cash_outs_pix_key_type_check" CHECK ("cash_outs"."pix_key_type" in ('cpf', 'cnpj', 'email', 'phone', 'evp'));--> statement-breakpoint
 ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_type_check" CHECK ("webhook_events"."type" in ('transaction', 'cash_out'));--> statement-breakpoint
-ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_delivery_state_check" CHECK ("webhook_events"."delivery_state" in ('pending', 'succeeded', 'failed', 'skipped'));
+ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_delivery_state_check" CHECK ("webhook_events"."delivery_state" in ('pending', 'succeeded', 'failed', 'skipped', 'abandoned'));

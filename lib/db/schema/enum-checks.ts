@@ -22,7 +22,8 @@ export const COLUMN_VALUES = {
   journalKind: JOURNAL_KINDS,
   entryType: ENTRY_TYPES,
   webhookType: ["transaction", "cash_out"],
-  deliveryState: ["pending", "succeeded", "failed", "skipped"],
+  // "abandoned": a failing event the merchant gave up (webhook skip).
+  deliveryState: ["pending", "succeeded", "failed", "skipped", "abandoned"],
 } as const satisfies Record<string, readonly string[]>;
 
 const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
