@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -93,9 +94,30 @@ const EnvSchema = z.object({
   CARD_SETTLEMENT_DAYS: int(30, 0, 365),
   SANDBOX_PSP_DELAY_MS: int(1500, 0, 3_600_000),
   DEMO_MERCHANT: z.string().optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parts = (v ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+      const bad = parts.filter((p) => !isAddressOrCidr(p));
+      if (bad.length) {
+        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of IP addresses or CIDR ranges such as "10.0.0.0/8, ::1", got "${bad[0]}"` });
+        return z.NEVER;
+      }
+      return parts;
+    }),
   /** Enables /api/bench-baseline (npm run bench's ceiling: one bare insert); off everywhere else. */
   BENCH_BASELINE: bool(false),
 });
+
+/** "10.1.2.3", "::1", "10.0.0.0/8" or "fd00::/8". */
+function isAddressOrCidr(text: string): boolean {
+  const [address, prefix, extra] = text.split("/");
+  const kind = isIP(address ?? "");
+  if (!kind || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128);
+}
 
 export type Env = {
   nodeEnv: "development" | "production" | "test";
@@ -122,6 +144,11 @@ export type Env = {
   sandboxPspDelayMs: number;
   demoMerchant: boolean;
   benchBaseline: boolean;
+  /**
+   * Addresses and CIDR ranges of the reverse proxies in front of the app. Only a request whose peer is
+   * one of them may say who the client is (X-Forwarded-For); empty: no one, the peer is the client.
+   */
+  trustedProxies: string[];
 };
 
 export class ConfigError extends Error {
@@ -188,6 +215,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     sandboxPspDelayMs: e.SANDBOX_PSP_DELAY_MS,
     demoMerchant: demo,
     benchBaseline: e.BENCH_BASELINE,
+    trustedProxies: e.TRUSTED_PROXIES,
   };
 }
 

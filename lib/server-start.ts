@@ -1,5 +1,6 @@
 import { ensureDatabase, shutdownDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { installRequestGuard } from "@/lib/http/request-guard";
 import { getLogger } from "@/lib/logger";
 import { closeHttp, drainHttp, handleShutdownSignals, isShuttingDown, trackHttpRequests } from "@/lib/shutdown";
 
@@ -19,6 +20,8 @@ export async function startServer(): Promise<void> {
   const env = getEnv(); // a bad configuration stops start-up here, naming the variable
   // Before the database opens, so that a signal at any moment from now on closes it cleanly.
   trackHttpRequests();
+  // The peer address for rate limits, and 405 for methods Next cannot serve (TRACE).
+  installRequestGuard();
   handleShutdownSignals(
     () => ({
       drain: [

@@ -4,7 +4,7 @@ import { derivedKey } from "@/lib/crypto";
 import { ensureDatabase } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
-import { verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
+import { endUserSessions, verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
 import { clientIp, loginBlockedFor, recordLoginFailure, recordLoginSuccess } from "./throttle";
 
 /** A signed-in dashboard session lasts a working day; the JWT is re-issued while it is in use. */
@@ -27,20 +27,20 @@ export async function authorizeDashboardLogin(
   const password = String(credentials?.password ?? "");
   if (!email || !password) return null;
   const ip = clientIp(headers);
+  await ensureDatabase();
   const wait = await loginBlockedFor(email, ip);
   if (wait !== null) {
     getLogger().warn({ ip, wait }, "dashboard sign-in throttled");
     throw new Error(`${THROTTLED_PREFIX}${wait}`);
   }
-  await ensureDatabase();
   const user = await verifyDashboardLogin(email, password);
   if (!user) {
     await recordLoginFailure(email, ip);
     getLogger().info({ ip }, "dashboard sign-in failed");
     return null;
   }
-  await recordLoginSuccess(email);
-  return { id: String(user.id), email: user.email, name: user.name, companyId: user.companyId };
+  await recordLoginSuccess(email, ip);
+  return { id: String(user.id), email: user.email, name: user.name, companyId: user.companyId, sessionVersion: user.sessionVersion };
 }
 
 let cached: NextAuthOptions | undefined;
@@ -75,12 +75,22 @@ export function getAuthOptions(): NextAuthOptions {
         if (user) {
           token.sub = user.id;
           token.companyId = user.companyId;
+          token.sessionVersion = user.sessionVersion;
         }
         return token;
       },
       session({ session, token }) {
-        session.user = { ...session.user, id: token.sub ?? "", companyId: token.companyId };
+        session.user = { ...session.user, id: token.sub ?? "", companyId: token.companyId, sessionVersion: token.sessionVersion };
         return session;
+      },
+    },
+    events: {
+      // Sign-out ends the session everywhere: the cookie a browser drops may have been copied.
+      async signOut({ token }) {
+        const userId = Number(token?.sub);
+        if (!Number.isSafeInteger(userId) || userId <= 0) return;
+        await ensureDatabase();
+        await endUserSessions(userId);
       },
     },
     logger: {

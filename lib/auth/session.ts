@@ -12,7 +12,8 @@ export type DashboardContext = ServiceContext & { user: DashboardUser };
 /**
  * The signed-in user's service context, or null. The JWT only says who signed in; the user and the
  * account are read from the database each request, so a deleted login or a moved user loses access
- * at once and the account shown is always the current one.
+ * at once and the account shown is always the current one. The session's version must be the
+ * user's current one (sign-out and a secret key rotation move it on).
  */
 export const getDashboardContext = cache(async (): Promise<DashboardContext | null> => {
   const session = await getServerSession(getAuthOptions());
@@ -21,6 +22,8 @@ export const getDashboardContext = cache(async (): Promise<DashboardContext | nu
   await ensureDatabase();
   const found = await findDashboardUser(userId);
   if (!found || (session.user.companyId !== undefined && found.account.id !== session.user.companyId)) return null;
+  // Signed out (or the key rotated) since this session was issued: a copied cookie stops here.
+  if (session.user.sessionVersion !== found.user.sessionVersion) return null;
   return {
     account: found.account,
     user: found.user,

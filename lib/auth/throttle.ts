@@ -1,88 +1,56 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { clientAddress } from "@/lib/http/client-address";
+import { blockedFor, clearCount, consume, type Limit } from "@/lib/http/rate-limit";
 
 /**
- * Brute-force throttling of dashboard sign-in. Failures are counted per e-mail (guessing one
- * account's password) and per client IP (trying many e-mails from one place). The IP limit is
- * higher because an office behind one NAT shares an address. Counters live in this process's
- * memory: with several instances each one counts on its own, which still caps an attacker at
- * (limit x instances) guesses per window.
+ * Brute-force throttling of dashboard sign-in and sign-up, counted in the database (shared by every
+ * instance). Sign-in failures are counted per e-mail *and address* (guessing one account's password
+ * from one place) and per address (trying many e-mails from one place). The lock is on the pair, so a
+ * stranger's wrong passwords never lock the owner out from the owner's own address; the address
+ * limit is higher because an office behind one NAT shares an address. The address is the peer of the
+ * connection, or what a trusted proxy reports (lib/http/client-address.ts).
  */
 export const LOGIN_LIMITS = {
-  perEmail: 5,
-  perIp: 20,
+  perAccountAndAddress: 5,
+  perAddress: 20,
   windowSeconds: 15 * 60,
 } as const;
 
-type Limiters = { email: RateLimiterMemory; ip: RateLimiterMemory };
-
-// On globalThis: Next bundles the auth route and the pages separately, and both must share one count.
-const g = globalThis as unknown as { __araraLoginLimiters?: Limiters };
-
-function limiters(): Limiters {
-  g.__araraLoginLimiters ??= {
-    email: new RateLimiterMemory({
-      keyPrefix: "login-email",
-      points: LOGIN_LIMITS.perEmail,
-      duration: LOGIN_LIMITS.windowSeconds,
-    }),
-    ip: new RateLimiterMemory({ keyPrefix: "login-ip", points: LOGIN_LIMITS.perIp, duration: LOGIN_LIMITS.windowSeconds }),
-  };
-  return g.__araraLoginLimiters;
-}
+const PAIR: Limit = { name: "login-pair", points: LOGIN_LIMITS.perAccountAndAddress, windowSeconds: LOGIN_LIMITS.windowSeconds };
+const ADDRESS: Limit = { name: "login-address", points: LOGIN_LIMITS.perAddress, windowSeconds: LOGIN_LIMITS.windowSeconds };
 
 const emailKey = (email: string) => email.trim().toLowerCase();
+const pairKey = (email: string, ip: string) => `${emailKey(email)}\n${ip}`;
 
-/** Seconds until this e-mail or IP may try again, or null when not blocked. */
+/** Seconds until this e-mail from this address (or this address at all) may try again, or null. */
 export async function loginBlockedFor(email: string, ip: string): Promise<number | null> {
-  const l = limiters();
-  const [e, i] = await Promise.all([l.email.get(emailKey(email)), l.ip.get(ip)]);
-  const waits: number[] = [];
-  if (e && e.consumedPoints >= LOGIN_LIMITS.perEmail) waits.push(e.msBeforeNext);
-  if (i && i.consumedPoints >= LOGIN_LIMITS.perIp) waits.push(i.msBeforeNext);
-  if (!waits.length) return null;
-  return Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+  return blockedFor([
+    { limit: PAIR, key: pairKey(email, ip) },
+    { limit: ADDRESS, key: ip },
+  ]);
 }
 
 export async function recordLoginFailure(email: string, ip: string): Promise<void> {
-  const l = limiters();
-  // consume() rejects once the limit is passed; the count is what matters here, not the rejection.
-  await Promise.all([l.email.consume(emailKey(email)).catch(() => {}), l.ip.consume(ip).catch(() => {})]);
+  await consume([
+    { limit: PAIR, key: pairKey(email, ip) },
+    { limit: ADDRESS, key: ip },
+  ]);
 }
 
-/** A correct password clears the e-mail's count (not the IP's: one success must not reset a sweep). */
-export async function recordLoginSuccess(email: string): Promise<void> {
-  await limiters().email.delete(emailKey(email));
+/** A correct password clears the pair's count (not the address's: one success must not reset a sweep). */
+export async function recordLoginSuccess(email: string, ip: string): Promise<void> {
+  await clearCount(PAIR, pairKey(email, ip));
 }
 
-/**
- * The client address: the last X-Forwarded-For entry, the one added by the nearest proxy (Next fills
- * the header from the socket when it is absent). Earlier entries are whatever the client sent; with
- * no proxy in front a client can set the header itself, and then only the per-e-mail limit binds.
- */
+/** The client's address (see lib/http/client-address.ts): X-Forwarded-For only from TRUSTED_PROXIES. */
 export function clientIp(headers: Record<string, string | string[] | undefined> | Headers | undefined): string {
-  const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers?.["x-forwarded-for"];
-  const value = Array.isArray(raw) ? raw.join(",") : (raw ?? "");
-  const parts = value.split(",").map((s) => s.trim()).filter(Boolean);
-  return parts[parts.length - 1] ?? "unknown";
+  return clientAddress(headers);
 }
 
-/** Sign-ups per IP: an account is cheap to create, so a script must not mint thousands. */
+/** Sign-ups per address: an account is cheap to create, so a script must not mint thousands. */
 export const SIGNUP_LIMIT = { perIp: 10, windowSeconds: 60 * 60 } as const;
+const SIGNUP: Limit = { name: "signup-address", points: SIGNUP_LIMIT.perIp, windowSeconds: SIGNUP_LIMIT.windowSeconds };
 
-const gs = globalThis as unknown as { __araraSignupLimiter?: RateLimiterMemory };
-
-/** Counts one sign-up attempt; returns the seconds to wait when the IP is over the limit, else null. */
+/** Counts one sign-up attempt; returns the seconds to wait when the address is over the limit, else null. */
 export async function takeSignupSlot(ip: string): Promise<number | null> {
-  gs.__araraSignupLimiter ??= new RateLimiterMemory({
-    keyPrefix: "signup-ip",
-    points: SIGNUP_LIMIT.perIp,
-    duration: SIGNUP_LIMIT.windowSeconds,
-  });
-  try {
-    await gs.__araraSignupLimiter.consume(ip);
-    return null;
-  } catch (res) {
-    const ms = (res as { msBeforeNext?: number }).msBeforeNext ?? SIGNUP_LIMIT.windowSeconds * 1000;
-    return Math.max(1, Math.ceil(ms / 1000));
-  }
+  return consume([{ limit: SIGNUP, key: ip }]);
 }

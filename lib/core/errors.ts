@@ -7,6 +7,8 @@ export type ErrorCode =
   | "conflict"
   | "unprocessable"
   | "insufficient_balance"
+  | "payload_too_large"
+  | "method_not_allowed"
   | "rate_limited"
   | "internal_error";
 

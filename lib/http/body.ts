@@ -1,12 +1,67 @@
 import { ServiceError } from "@/lib/services/errors";
 
-const MAX_BODY = 1_000_000;
+/** The largest request body read, in bytes; the stream is not read past it. */
+export const MAX_BODY_BYTES = 1_000_000;
+/** The deepest nesting of objects and arrays a JSON body may have (real bodies are 3 or 4 deep). */
+export const MAX_JSON_DEPTH = 32;
 
-/** Reads a JSON body; malformed JSON is a 400, never a 500. An empty body reads as {}. */
-export async function readJson(req: Request): Promise<{ value: unknown; text: string }> {
-  const text = await req.text();
-  if (text.length > MAX_BODY) throw new ServiceError("validation_error", "The request body is larger than 1 MB.");
-  if (text.trim() === "") return { value: {}, text };
+function tooLarge(): ServiceError {
+  return new ServiceError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1_000_000} MB.`);
+}
+
+/**
+ * Reads a request body as UTF-8 text, at most `limit` bytes: a Content-Length above it is refused
+ * before reading, and a body without one (chunked) is read piece by piece and abandoned as soon as it
+ * passes the limit, so a large upload never sits whole in memory. 413 `payload_too_large` above it.
+ */
+export async function readBodyText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) throw tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/**
+ * The nesting depth of a JSON text (brackets outside strings), stopping as soon as it passes `max`:
+ * checked on the raw text before JSON.parse, so no recursive walk ever sees a deeper document.
+ */
+export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Parses JSON text; malformed or too deeply nested JSON is a 400, never a 500. Empty reads as {}. */
+export function parseJsonText(text: string): unknown {
+  if (text.trim() === "") return {};
+  if (jsonDepthExceeds(text)) {
+    throw new ServiceError("validation_error", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, [
+      { field: "body", message: `must not nest objects or arrays more than ${MAX_JSON_DEPTH} levels deep` },
+    ]);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -15,6 +70,14 @@ export async function readJson(req: Request): Promise<{ value: unknown; text: st
       { field: "body", message: "must be a JSON document" },
     ]);
   }
+  return value;
+}
+
+/** Reads a JSON body (at most 1 MB, at most 32 levels deep); malformed JSON is a 400, never a 500. An empty body reads as {}. */
+export async function readJson(req: Request): Promise<{ value: unknown; text: string }> {
+  const text = await readBodyText(req);
+  const value = parseJsonText(text);
+  if (text.trim() === "") return { value, text };
   // PostgreSQL text and jsonb cannot hold U+0000 or half a surrogate pair (JSON allows both as
   // \u escapes): stored, they would be a 500. No real field needs them, so they are a 400 here.
   const bad = /\\u(0000|[dD][89a-fA-F])/.test(text) ? unstorableText(value, []) : null;

@@ -10,6 +10,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   unprocessable: 422,
   insufficient_balance: 422,
+  payload_too_large: 413,
+  method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
 };

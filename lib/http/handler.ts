@@ -10,6 +10,7 @@ import { parseBasicAuth } from "./basic-auth";
 import { readJson, zodFieldErrors } from "./body";
 import { errorResponse } from "./errors";
 import { takeToken } from "./rate-limit";
+import { countInvalidKey, RateLimitedError, refuseAddressGuessingKeys } from "./public-limits";
 import { withIdempotency } from "./idempotency";
 import { dialectOf } from "./dialect";
 
@@ -48,7 +49,8 @@ async function paramsOf(args: RouteArgs | undefined): Promise<Params> {
 
 function toResponse(err: unknown, requestId: string): Response {
   if (err instanceof ServiceError) {
-    return errorResponse(err.code, err.message, { errors: err.errors, requestId });
+    const headers = err instanceof RateLimitedError ? { "retry-after": String(err.retryAfterSeconds) } : undefined;
+    return errorResponse(err.code, err.message, { errors: err.errors, requestId, headers });
   }
   if (err instanceof ZodError) {
     return errorResponse("validation_error", "The request is invalid.", { errors: zodFieldErrors(err), requestId });
@@ -106,12 +108,16 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
       if (!creds) {
         throw new ServiceError("unauthorized", "Authentication required: send HTTP Basic with your secret key (sk_...).");
       }
+      await ensureDatabase();
+      // An address that sent too many invalid credentials is refused before any key is looked up.
+      await refuseAddressGuessingKeys(req);
       if (!creds.secretKey) {
+        await countInvalidKey(req);
         throw new ServiceError("unauthorized", "A secret key (sk_...) is required; a public key alone is only for card tokenization.");
       }
-      await ensureDatabase();
       const account = await findAccountBySecretKey(creds.secretKey);
       if (!account || (creds.publicKey !== null && !safeEqual(creds.publicKey, account.publicKey))) {
+        await countInvalidKey(req);
         throw new ServiceError("unauthorized", "Invalid API credentials.");
       }
       const wait = await takeToken(sha256Hex(creds.secretKey).slice(0, 24));

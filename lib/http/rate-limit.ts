@@ -1,39 +1,124 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 
 /**
- * Per-key token bucket: RATE_LIMIT_PER_SECOND sustained, RATE_LIMIT_BURST at once. In memory, per
- * process: with N instances behind a balancer a key gets up to N times the rate (see README).
+ * Rate limits kept in the database (table rate_limit_counters), so that every process behind a
+ * balancer shares one count: N instances do not give a client N times the limit. Fixed windows that
+ * start at a key's first request (the count starts again at the first request after one ends), each
+ * counted with one atomic upsert (all the limits of one request in one statement).
  */
-const g = globalThis as unknown as { __araraLimiter?: { burst: RateLimiterMemory; sustained: RateLimiterMemory } };
+export type Limit = {
+  /** Names the counter: one name, one kind of thing counted. */
+  name: string;
+  /** Requests allowed per window. */
+  points: number;
+  windowSeconds: number;
+};
 
-function limiters() {
-  if (!g.__araraLimiter) {
-    const env = getEnv();
-    g.__araraLimiter = {
-      // Burst: up to RATE_LIMIT_BURST requests in any 1-second window...
-      burst: new RateLimiterMemory({ points: env.rateLimitBurst, duration: 1, keyPrefix: "b" }),
-      // ...and on average no more than RATE_LIMIT_PER_SECOND over 10 seconds.
-      sustained: new RateLimiterMemory({ points: env.rateLimitPerSecond * 10, duration: 10, keyPrefix: "s" }),
-    };
+type Hit = { limit: Limit; key: string };
+
+/** The stored key: the limit's name and a hash of the key (addresses and e-mails are not kept in clear). */
+function storedKey(limit: Limit, key: string): string {
+  return `${limit.name}:${createHash("sha256").update(key).digest("base64url").slice(0, 32)}`;
+}
+
+function windowOf(limit: Limit, nowMs: number): { start: Date; end: Date } {
+  return { start: new Date(nowMs), end: new Date(nowMs + limit.windowSeconds * 1000) };
+}
+
+function rowsOf(r: unknown): Record<string, unknown>[] {
+  // postgres.js returns the rows as an array, PGlite as { rows }.
+  return (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Record<string, unknown>[];
+}
+
+const secondsUntil = (end: Date, nowMs: number) => Math.max(1, Math.ceil((end.getTime() - nowMs) / 1000));
+
+/** Dead windows are deleted now and then, by whichever request draws the short straw. */
+const CLEANUP_ODDS = 1 / 500;
+
+/**
+ * Counts one request against each limit and returns the seconds to wait when any of them is now
+ * over its points (the longest wait), or null when all allow it.
+ */
+export async function consume(hits: Hit[], nowMs = Date.now()): Promise<number | null> {
+  if (!hits.length) return null;
+  const db = getDb();
+  const rows = hits.map(({ limit, key }) => {
+    const w = windowOf(limit, nowMs);
+    return sql`(${storedKey(limit, key)}, ${w.start.toISOString()}::timestamptz, 1, ${w.end.toISOString()}::timestamptz)`;
+  });
+  const result = await db.execute(sql`
+    insert into rate_limit_counters as c (key, window_start, hits, expires_at)
+    values ${sql.join(rows, sql`, `)}
+    on conflict (key) do update set
+      hits = case when c.expires_at > excluded.window_start then c.hits + 1 else 1 end,
+      window_start = case when c.expires_at > excluded.window_start then c.window_start else excluded.window_start end,
+      expires_at = case when c.expires_at > excluded.window_start then c.expires_at else excluded.expires_at end
+    returning key, hits, (extract(epoch from expires_at) * 1000)::float8 as expires_ms`);
+  if (Math.random() < CLEANUP_ODDS) {
+    await db.execute(sql`delete from rate_limit_counters where expires_at < now() - interval '1 minute'`).catch(() => {});
   }
-  return g.__araraLimiter;
+  const byKey = new Map(rowsOf(result).map((r) => [String(r.key), r]));
+  let wait: number | null = null;
+  for (const { limit, key } of hits) {
+    const row = byKey.get(storedKey(limit, key));
+    if (!row || Number(row.hits) <= limit.points) continue;
+    const s = secondsUntil(new Date(Number(row.expires_ms)), nowMs);
+    wait = Math.max(wait ?? 0, s);
+  }
+  return wait;
+}
+
+/**
+ * Without counting: the seconds to wait when any of these limits has already used all its points in
+ * the current window, else null.
+ */
+export async function blockedFor(hits: Hit[], nowMs = Date.now()): Promise<number | null> {
+  if (!hits.length) return null;
+  const keys = hits.map(({ limit, key }) => storedKey(limit, key));
+  const result = await getDb().execute(sql`
+    select key, hits, (extract(epoch from expires_at) * 1000)::float8 as expires_ms from rate_limit_counters where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
+  const byKey = new Map(rowsOf(result).map((r) => [String(r.key), r]));
+  let wait: number | null = null;
+  for (const { limit, key } of hits) {
+    const row = byKey.get(storedKey(limit, key));
+    if (!row) continue;
+    const end = new Date(Number(row.expires_ms));
+    if (end.getTime() <= nowMs || Number(row.hits) < limit.points) continue;
+    wait = Math.max(wait ?? 0, secondsUntil(end, nowMs));
+  }
+  return wait;
+}
+
+/** Forgets a key's count (a correct password clears its failures). */
+export async function clearCount(limit: Limit, key: string): Promise<void> {
+  await getDb().execute(sql`delete from rate_limit_counters where key = ${storedKey(limit, key)}`);
+}
+
+/**
+ * Per secret key: RATE_LIMIT_BURST requests in any one-second window, and on average no more than
+ * RATE_LIMIT_PER_SECOND over ten seconds.
+ */
+function keyLimits(): { burst: Limit; sustained: Limit } {
+  const env = getEnv();
+  return {
+    burst: { name: "api-burst", points: env.rateLimitBurst, windowSeconds: 1 },
+    sustained: { name: "api-sustained", points: env.rateLimitPerSecond * 10, windowSeconds: 10 },
+  };
 }
 
 /** Returns null when allowed, or the seconds to wait. */
 export async function takeToken(key: string): Promise<number | null> {
-  const { burst, sustained } = limiters();
-  try {
-    await burst.consume(key);
-    await sustained.consume(key);
-    return null;
-  } catch (e) {
-    if (e instanceof RateLimiterRes) return Math.max(1, Math.ceil(e.msBeforeNext / 1000));
-    throw e;
-  }
+  const { burst, sustained } = keyLimits();
+  return consume([
+    { limit: burst, key },
+    { limit: sustained, key },
+  ]);
 }
 
 /** For tests: forget all counters. */
-export function resetRateLimits(): void {
-  g.__araraLimiter = undefined;
+export async function resetRateLimits(): Promise<void> {
+  await getDb().execute(sql`delete from rate_limit_counters`);
 }

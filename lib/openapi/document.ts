@@ -44,6 +44,8 @@ const ERROR_DESCRIPTION: Record<number, string> = {
   404: "Not found (or another account's)",
   409: "Idempotency-Key conflict or a concurrent change",
   422: "A business rule refused the request",
+  405: "Method not allowed: see Allow",
+  413: "Request body larger than 1 MB",
   429: "Rate limited: see Retry-After",
   500: "Internal error: quote requestId",
 };

@@ -26,7 +26,9 @@ const CODE_MEANING: Record<string, string> = {
   conflict: "The resource changed while your request ran (e.g. two moves of one transaction); read it and retry.",
   unprocessable: "A business rule refused it: expired or used card token, payment after expiry, refund above the paid amount...",
   insufficient_balance: "A cash-out or refund larger than the available balance.",
-  rate_limited: "Too many requests for this key; wait for `Retry-After` seconds.",
+  payload_too_large: "The request body is larger than 1 MB; it is not read past that.",
+  method_not_allowed: "The path exists but not with this HTTP method; `Allow` lists the ones it takes.",
+  rate_limited: "Too many requests (per key, or per address on routes without a key); wait for `Retry-After` seconds.",
   internal_error: "Our fault. No internals are shown; quote `requestId`.",
 };
 

@@ -44,6 +44,21 @@ for (const [net, prefix] of [
   BLOCKED.addSubnet(net, prefix, "ipv6");
 }
 
+/**
+ * Transition forms that carry an IPv4 address a gateway on the way may turn back into IPv4. A webhook
+ * has no reason to use them and what they reach depends on the network, so they are refused whatever
+ * address they embed. (SIIT, ::ffff:0:a.b.c.d, is matched on its groups in isSiit: Node's
+ * BlockList reads ::ffff:0:0 as an IPv4-mapped address.)
+ */
+const TRANSITION = new BlockList();
+for (const [net, prefix] of [
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): translated inside this network
+  ["2001::", 32], // Teredo: tunnels to the IPv4 server and client it embeds
+  ["2002::", 16], // 6to4: tunnels to the IPv4 address it embeds
+] as const) {
+  TRANSITION.addSubnet(net, prefix, "ipv6");
+}
+
 /** Expands an IPv6 address to its 8 groups (numbers); null when it is not one. */
 function ipv6Groups(address: string): number[] | null {
   let a = address.toLowerCase();
@@ -63,6 +78,9 @@ function ipv6Groups(address: string): number[] | null {
   const groups = [...h, ...fill, ...t].map((g) => parseInt(g, 16));
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
+
+/** SIIT, IPv4-translated addresses: ::ffff:0:0/96. */
+const isSiit = (g: number[]) => g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0;
 
 const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 
@@ -88,6 +106,9 @@ export function forbiddenAddressReason(address: string): string | null {
   const inner = embeddedIpv4(groups);
   if (inner && BLOCKED.check(inner, "ipv4")) return "an IPv6 form of a private, loopback or reserved IPv4 address";
   const canonical = groups.map((x) => x.toString(16)).join(":");
+  if (isSiit(groups) || TRANSITION.check(canonical, "ipv6")) {
+    return "an IPv6 transition address (SIIT, local NAT64, Teredo or 6to4) that embeds an IPv4 address";
+  }
   return BLOCKED.check(canonical, "ipv6") ? "a loopback, unique-local, link-local, multicast or reserved IPv6 address" : null;
 }
 

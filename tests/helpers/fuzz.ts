@@ -64,6 +64,44 @@ export const junkValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.tuple(fc.integer({ min: 20, max: 200 }), fc.boolean()).map(([d, arr]) => nested(d, "x", arr)),
 );
 
+/** Numbers past every field's range: huge, tiny, unsafe integers, negative zero. */
+export const outOfRangeNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(1e21, -1e21, 2 ** 53, 2 ** 53 + 2, -(2 ** 53) - 2, 2 ** 63, 2 ** 64, 2 ** 31, -(2 ** 31) - 1, 1e-320, -0, 1e308, 99_999_999_999, -1),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(Number),
+);
+
+/** Date texts out of range or impossible: year 0 and 10000, day 30 of February, hour 25, offsets past 24 h. */
+export const outOfRangeDate: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    "0000-01-01",
+    "0000-00-00T00:00:00Z",
+    "10000-01-01T00:00:00Z",
+    "+275760-09-13T00:00:00.001Z",
+    "-271821-04-19T00:00:00Z",
+    "2026-02-30",
+    "2026-13-01",
+    "2026-00-10",
+    "2026-01-01T25:00:00Z",
+    "2026-01-01T23:59:60Z",
+    "2026-01-01T00:00:00+25:00",
+    "1969-12-31T23:59:59.999Z",
+    "9999-12-31T23:59:59.9999999999Z",
+  ),
+  fc.integer({ min: -300_000, max: 300_000 }).map((y) => `${y}-06-15T12:00:00Z`),
+);
+
+/** Deep nesting: objects or arrays up to thousands of levels (the body limit is 32). */
+export const deepValue: fc.Arbitrary<unknown> = fc
+  .tuple(fc.integer({ min: 25, max: 3000 }), fc.boolean())
+  .map(([d, arr]) => nested(d, 1, arr));
+
+/** A value that is out of range in some way: deep, numeric or a date. */
+export const extremeValue: fc.Arbitrary<unknown> = fc.oneof(deepValue, outOfRangeNumber, outOfRangeDate);
+
+/** Requests checked by expectWellFormed in this test file (each file is its own module instance). */
+export const fuzzCount = { requests: 0 };
+
 const extraKey = fc.oneof(
   fc.constantFrom("__proto__", "constructor", "prototype", "toString", "$where", "id", "companyId", "status", "paidAmount", "splits", ""),
   fc.string({ maxLength: 12 }),
@@ -93,6 +131,7 @@ const wildText = fc.oneof(
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: junkValue.map((value) => ({ kind: "replace" as const, value })) },
+  { weight: 2, arbitrary: extremeValue.map((value) => ({ kind: "replace" as const, value })) },
   // Same type, other value: a string stays a string (of anything), a number an integer (of any size).
   {
     weight: 4,
@@ -136,6 +175,16 @@ function apply(root: unknown, path: Path, m: Mutation): unknown {
   return root;
 }
 
+/** A valid body with one value (anywhere in it, the root too) replaced by an extreme one. */
+export function extremeBody(base: unknown): fc.Arbitrary<{ body: unknown; mutations: string[] }> {
+  return fc.tuple(fc.nat(), extremeValue).map(([n, value]) => {
+    const body: unknown = structuredClone(base);
+    const paths = pathsOf(body);
+    const p = paths[n % paths.length];
+    return { body: apply(body, p, { kind: "replace", value }), mutations: [`extreme ${p.join(".") || "(root)"}`] };
+  });
+}
+
 /** A valid body with 0 to 3 mutations at random places (paths taken from the body itself). */
 export function mutatedBody(base: unknown): fc.Arbitrary<{ body: unknown; mutations: string[] }> {
   return fc.array(fc.tuple(fc.nat(), mutation), { minLength: 0, maxLength: 3 }).map((ms) => {
@@ -158,11 +207,19 @@ export function rawBodyOf(value: unknown): fc.Arbitrary<string> {
     { weight: 8, arbitrary: fc.constant(text) },
     { weight: 1, arbitrary: fc.nat().map((n) => text.slice(0, n % Math.max(1, text.length))) },
     { weight: 1, arbitrary: fc.constantFrom("{", "[1,", "nul", "\"x", "{\"a\":1}}", "\u0000", "{\"a\":1e999}", " ".repeat(10)) },
+    // Nesting as raw text, balanced or not (a parser or walker that recurses must never see it).
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 33, max: 20_000 }), fc.constantFrom("{\"a\":", "["), fc.boolean())
+        .map(([n, open, closed]) => open.repeat(n) + "1" + (closed ? (open === "[" ? "]" : "}").repeat(n) : "")),
+    },
   );
 }
 
 /** The answer invariants of every request, whatever was sent. */
 export function expectWellFormed(res: CallResult, context: string): void {
+  fuzzCount.requests++;
   expect(res.status, `5xx for ${context}: ${res.text.slice(0, 400)}`).toBeLessThan(500);
   if (res.status === 405) return; // Next answers a method the route does not export, with no body
   if (res.status >= 400) {

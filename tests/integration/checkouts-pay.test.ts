@@ -185,7 +185,7 @@ describe("paying a payment link", () => {
     const first = await getCheckoutPageData(refused.body.data.secureId);
     expect(first?.kind === "transaction" && first.transaction).toMatchObject({ canRetry: true, card: { lastDigits: "0002", refusedReason: "card_declined" } });
 
-    const retried = await pay(refused.body.data.secureId, { cardToken: await token(GOOD), installments: "2" }, { ...JSON_HEADERS, "x-forwarded-for": "203.0.113.7, 10.0.0.1" });
+    const retried = await pay(refused.body.data.secureId, { cardToken: await token(GOOD), installments: "2" }, { ...JSON_HEADERS, "x-arara-peer-address": "203.0.113.7" });
     expect(retried.status).toBe(201);
     expect(retried.body.data).toMatchObject({ status: "paid", paymentMethod: "credit_card" });
     const [t] = await getDb().select().from(transactions).where(eq(transactions.secureId, retried.body.data.secureId));

@@ -2,11 +2,13 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { createAccount } from "@/lib/services/accounts/accounts";
 import { authorizeDashboardLogin, THROTTLED_PREFIX } from "@/lib/auth/options";
 import { LOGIN_LIMITS, clientIp } from "@/lib/auth/throttle";
+import { PEER_HEADER } from "@/lib/http/client-address";
 import { findDashboardUser } from "@/lib/services/accounts/dashboard-users";
 import { randomCpf } from "@/tests/helpers/accounts";
 
 const PASSWORD = "senha-forte-123";
-const headers = (ip: string) => ({ "x-forwarded-for": ip });
+// The peer address as the HTTP server hook writes it (lib/http/request-guard.ts).
+const headers = (ip: string) => ({ [PEER_HEADER]: ip });
 
 async function merchant(email: string) {
   return createAccount({ name: "Loja Login", document: randomCpf(), email, password: PASSWORD });
@@ -31,33 +33,34 @@ describe("dashboard sign-in (next-auth credentials authorize)", () => {
     expect(await authorizeDashboardLogin({ email: "", password: "" }, headers("10.0.0.2"))).toBeNull();
   });
 
-  it(`blocks an e-mail after ${LOGIN_LIMITS.perEmail} failures, even with the right password, from any IP`, async () => {
+  it(`blocks an e-mail from one address after ${LOGIN_LIMITS.perAccountAndAddress} failures there, even with the right password`, async () => {
     await merchant("alvo@example.com");
-    for (let i = 0; i < LOGIN_LIMITS.perEmail; i++) {
-      expect(await authorizeDashboardLogin({ email: "alvo@example.com", password: `chute-${i}` }, headers(`10.1.0.${i}`))).toBeNull();
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndAddress; i++) {
+      expect(await authorizeDashboardLogin({ email: "alvo@example.com", password: `chute-${i}` }, headers("10.1.0.1"))).toBeNull();
     }
-    await expect(authorizeDashboardLogin({ email: "ALVO@example.com", password: PASSWORD }, headers("10.9.9.9"))).rejects.toThrow(
+    await expect(authorizeDashboardLogin({ email: "ALVO@example.com", password: PASSWORD }, headers("10.1.0.1"))).rejects.toThrow(
       new RegExp(`^${THROTTLED_PREFIX}\\d+$`),
     );
-    // Other accounts are not affected.
-    expect(await authorizeDashboardLogin({ email: "dona@example.com", password: PASSWORD }, headers("10.9.9.9"))).not.toBeNull();
+    // Other accounts from that address are not affected, nor is the owner from another address.
+    expect(await authorizeDashboardLogin({ email: "dona@example.com", password: PASSWORD }, headers("10.1.0.1"))).not.toBeNull();
+    expect(await authorizeDashboardLogin({ email: "alvo@example.com", password: PASSWORD }, headers("10.9.9.9"))).not.toBeNull();
   });
 
   it("clears an e-mail's failures on a successful sign-in", async () => {
     await merchant("esquecida@example.com");
-    for (let i = 0; i < LOGIN_LIMITS.perEmail - 1; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndAddress - 1; i++) {
       await authorizeDashboardLogin({ email: "esquecida@example.com", password: "nao-e-essa" }, headers("10.2.0.1"));
     }
     expect(await authorizeDashboardLogin({ email: "esquecida@example.com", password: PASSWORD }, headers("10.2.0.1"))).not.toBeNull();
-    for (let i = 0; i < LOGIN_LIMITS.perEmail - 1; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndAddress - 1; i++) {
       await authorizeDashboardLogin({ email: "esquecida@example.com", password: "nao-e-essa" }, headers("10.2.0.1"));
     }
     expect(await authorizeDashboardLogin({ email: "esquecida@example.com", password: PASSWORD }, headers("10.2.0.1"))).not.toBeNull();
   });
 
-  it(`blocks an IP after ${LOGIN_LIMITS.perIp} failures across e-mails`, async () => {
+  it(`blocks an address after ${LOGIN_LIMITS.perAddress} failures across e-mails`, async () => {
     await merchant("vitima@example.com");
-    for (let i = 0; i < LOGIN_LIMITS.perIp; i++) {
+    for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) {
       await authorizeDashboardLogin({ email: `varredura${i}@example.com`, password: "x-123456" }, headers("203.0.113.7"));
     }
     await expect(authorizeDashboardLogin({ email: "vitima@example.com", password: PASSWORD }, headers("203.0.113.7"))).rejects.toThrow(
@@ -66,9 +69,9 @@ describe("dashboard sign-in (next-auth credentials authorize)", () => {
     expect(await authorizeDashboardLogin({ email: "vitima@example.com", password: PASSWORD }, headers("203.0.113.8"))).not.toBeNull();
   });
 
-  it("takes the client IP from the last X-Forwarded-For entry (the one the nearest proxy added)", () => {
-    expect(clientIp({ "x-forwarded-for": "1.2.3.4, 198.51.100.9" })).toBe("198.51.100.9");
-    expect(clientIp({ "x-forwarded-for": "::1" })).toBe("::1");
-    expect(clientIp({})).toBe("unknown");
+  it("takes the client address from the connection's peer, not from X-Forwarded-For (no trusted proxies configured)", () => {
+    expect(clientIp({ [PEER_HEADER]: "198.51.100.9", "x-forwarded-for": "1.2.3.4" })).toBe("198.51.100.9");
+    expect(clientIp({ [PEER_HEADER]: "::ffff:10.0.0.3" })).toBe("10.0.0.3");
+    expect(clientIp({ "x-forwarded-for": "1.2.3.4" })).toBe("unknown");
   });
 });

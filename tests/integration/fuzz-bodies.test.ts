@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
-import { RUNS, expectWellFormed, mutatedBody, rawBodyOf } from "../helpers/fuzz";
+import { RUNS, expectWellFormed, extremeBody, fuzzCount, mutatedBody, rawBodyOf } from "../helpers/fuzz";
 import { createPix, paidPix, rowCounts, tokenize, MONEY_TABLES } from "../helpers/flows";
 import { OPERATIONS, TRANSACTION_EXAMPLES } from "@/lib/openapi/operations";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
@@ -139,4 +139,41 @@ describe("fuzz: every other operation with a body", () => {
       { numRuns: Math.ceil(RUNS / 2) },
     );
   }, 600_000);
+});
+
+describe("fuzz: deep nesting and out-of-range values on every body operation", () => {
+  const all = OPERATIONS.filter((o) => o.body);
+  // Many runs of cheap requests: most stop at the body reader or validation. Only the answer is
+  // checked here (the properties above check that rejected requests write nothing).
+  const runs = RUNS * 20;
+
+  it(`one value replaced by a deep nest (25 to 3000 levels), an out-of-range number or an impossible date (${runs} runs)`, async () => {
+    const statuses: Record<number, number> = {};
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: all.length - 1 }).chain((i) => fc.tuple(fc.constant(i), extremeBody(all[i].body!.example), fc.nat())),
+        async ([i, { body, mutations }, pick]) => {
+          const op = all[i];
+          const url = op.auth === "publicKey" ? `${op.path}?publicKey=${acct.publicKey}` : fillPath(op.path, pick);
+          const raw = JSON.stringify(body) ?? "";
+          const res = await call(op.method.toUpperCase(), url, {
+            auth: op.auth === "secretKey" ? acct.secretKey : undefined,
+            rawBody: raw,
+            headers: { "content-type": "application/json" },
+          });
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          expectWellFormed(res, `${op.method} ${url} ${mutations.join(", ")} :: ${raw.slice(0, 200)}`);
+        },
+      ),
+      { numRuns: runs },
+    );
+    expect(statuses[400] ?? 0, JSON.stringify(statuses)).toBeGreaterThan(runs / 4);
+  }, 600_000);
+});
+
+describe("fuzz volume", () => {
+  // Last in the file: counts the requests the properties above sent (skipped when one is picked with -t).
+  it(`this file checked at least ${RUNS * 22} answers (with fuzz-requests.test.ts, over 5,000 for the suite)`, () => {
+    expect(fuzzCount.requests).toBeGreaterThanOrEqual(RUNS * 22);
+  });
 });

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { basic, call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
-import { RUNS, expectWellFormed, headerText, junkValue } from "../helpers/fuzz";
+import { RUNS, expectWellFormed, fuzzCount, headerText, junkValue } from "../helpers/fuzz";
 import { createPix, paidPix, rowCounts } from "../helpers/flows";
 import { OPERATIONS } from "@/lib/openapi/operations";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
@@ -164,4 +164,11 @@ describe("fuzz: query strings of the GET operations", () => {
       { numRuns: RUNS },
     );
   }, 600_000);
+});
+
+describe("fuzz volume", () => {
+  // Last in the file: counts the requests the properties above sent (skipped when one is picked with -t).
+  it(`this file checked at least ${RUNS * 3} answers (with fuzz-bodies.test.ts, over 5,000 for the suite)`, () => {
+    expect(fuzzCount.requests).toBeGreaterThanOrEqual(RUNS * 3);
+  });
 });

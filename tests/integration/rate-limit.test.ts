@@ -14,7 +14,7 @@ let b: CreatedAccount;
 beforeAll(async () => {
   const { getEnv } = await import("@/lib/env");
   expect(getEnv().rateLimitBurst).toBe(5);
-  resetRateLimits();
+  await resetRateLimits();
   a = await createTestAccount("Loja A");
   b = await createTestAccount("Loja B");
 });

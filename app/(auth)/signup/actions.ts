@@ -18,12 +18,12 @@ export async function signUp(formData: FormData): Promise<ActionState<SignupKeys
   const form = readSignupForm(formData);
   if (!form.ok) return { status: "error", message: "Revise os campos destacados.", fieldErrors: form.fieldErrors };
   const input = form.data;
+  await ensureDatabase();
   const wait = await takeSignupSlot(clientIp(await headers()));
   if (wait !== null) {
     return { status: "error", message: `Muitas contas criadas a partir desta rede. Tente de novo em ${Math.ceil(wait / 60)} minutos.` };
   }
   try {
-    await ensureDatabase();
     const created = await createAccount({
       name: input.name,
       document: input.document,

@@ -2,6 +2,8 @@ import { isIP } from "node:net";
 import { getEnv } from "@/lib/env";
 import type { PublicContext } from "@/lib/http/handler";
 import { readJson } from "@/lib/http/body";
+import { clientAddress } from "@/lib/http/client-address";
+import { limitCheckoutRequest } from "@/lib/http/public-limits";
 import { ServiceError } from "@/lib/services/errors";
 import type { PayerRequest } from "@/lib/services/checkouts/pay-checkout";
 
@@ -20,12 +22,13 @@ export async function readPayerRequest(req: Request, ctx: PublicContext): Promis
   if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
     throw new ServiceError("validation_error", "Send the payment as application/json.");
   }
+  await limitCheckoutRequest(req);
   const { value } = await readJson(req);
   return { body: value, payer: { ip: payerIp(req), requestId: ctx.requestId, now: ctx.now } };
 }
 
-/** The payer's address as the proxy in front reports it (first hop of X-Forwarded-For), else loopback. */
+/** The payer's address (the peer, or what a trusted proxy reports: lib/http/client-address.ts), else loopback. */
 export function payerIp(req: Request): string {
-  const first = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "";
-  return isIP(first) ? first : "127.0.0.1";
+  const address = clientAddress(req.headers);
+  return isIP(address) ? address : "127.0.0.1";
 }

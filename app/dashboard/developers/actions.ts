@@ -4,11 +4,14 @@ import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
 import { revealWebhookSecret, rotateSecretKey, rotateWebhookSecret } from "@/lib/services/accounts/accounts";
 import { getLogger } from "@/lib/logger";
+import { reissueOwnSession } from "@/lib/auth/reissue-session";
 
 /** Revokes the active secret key and issues a new one, returned this once. */
 export async function rotateSecretKeyAction(): Promise<ActionState<{ secretKey: string }>> {
   return dashboardAction<{ secretKey: string }>(async (ctx) => {
     const { secretKey, hint } = await rotateSecretKey(ctx.account.id, ctx.now);
+    // The rotation ended every dashboard session of the account; this one goes on.
+    await reissueOwnSession(ctx.user.id);
     getLogger().info({ companyId: ctx.account.id, actor: ctx.actor, hint }, "secret key rotated");
     revalidatePath("/dashboard/developers");
     return { status: "ok", data: { secretKey } };

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { ServiceError } from "@/lib/services/errors";
 import { requireSession } from "@/lib/auth/session";
 import { listStatement } from "@/lib/services/accounts/list-statement";
 import { getBalance } from "@/lib/services/accounts/get-balance";
@@ -20,11 +22,18 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
   const filters = statementFilters((n) => sp[n]);
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
   const { query, ok } = statementQuery(filters, { cursor, limit: PAGE_SIZE });
-  const [page, balance] = await Promise.all([listStatement(ctx, query), getBalance(ctx)]);
   const search = statementSearch(filters);
+  const firstHref = `/dashboard/statement${search.size ? `?${search}` : ""}`;
+  const [page, balance] = await Promise.all([
+    listStatement(ctx, query).catch((err: unknown) => {
+      // A cursor edited by hand or from another filter: the first page, not an error page.
+      if (cursor && err instanceof ServiceError && err.code === "validation_error") redirect(firstHref);
+      throw err;
+    }),
+    getBalance(ctx),
+  ]);
   const exportHref = `/dashboard/statement/export${search.size ? `?${search}` : ""}`;
   const nextHref = page.nextCursor ? `/dashboard/statement?${new URLSearchParams([...search, ["cursor", page.nextCursor]])}` : null;
-  const firstHref = `/dashboard/statement${search.size ? `?${search}` : ""}`;
   const filtered = Boolean(filters.from || filters.to || filters.type || filters.account !== "available");
 
   return (

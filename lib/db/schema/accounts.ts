@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { COLUMN_VALUES, oneOf } from "./enum-checks";
 import type { PostalAddress } from "@/lib/domain/address";
 import type { FeePlan } from "@/lib/domain/fees";
 
@@ -22,7 +23,10 @@ export const companies = pgTable("companies", {
   webhookSecretEnc: text().notNull(),
   livemode: boolean().notNull().default(false),
   createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
-});
+}, (t) => [
+  check("companies_document_type_check", oneOf(t.documentType, COLUMN_VALUES.documentType)),
+  check("companies_pix_key_type_check", oneOf(t.pixKeyType, COLUMN_VALUES.pixKeyType)),
+]);
 
 /** Secret keys: only a SHA-256 hash is kept; the clear key is shown once. */
 export const apiKeys = pgTable(
@@ -48,6 +52,11 @@ export const users = pgTable(
     email: text().notNull(),
     name: text().notNull(),
     passwordHash: text().notNull(),
+    /**
+     * Carried in the session (JWT) at sign-in and compared on every request: sign-out and a secret key
+     * rotation add one, which ends every session issued before, copied cookies included.
+     */
+    sessionVersion: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_idx").on(sql`lower(${t.email})`)],

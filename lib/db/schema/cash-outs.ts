@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { COLUMN_VALUES, oneOf } from "./enum-checks";
 import { companies } from "./accounts";
 
 export const cashOuts = pgTable(
@@ -23,5 +24,10 @@ export const cashOuts = pgTable(
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true, mode: "date" }),
   },
-  (t) => [index("cash_outs_company_idx").on(t.companyId, t.createdAt.desc()), index("cash_outs_next_step_idx").on(t.nextStepAt)],
+  (t) => [
+    index("cash_outs_company_idx").on(t.companyId, t.createdAt.desc()),
+    index("cash_outs_next_step_idx").on(t.nextStepAt),
+    check("cash_outs_status_check", oneOf(t.status, COLUMN_VALUES.cashOutStatus)),
+    check("cash_outs_pix_key_type_check", oneOf(t.pixKeyType, COLUMN_VALUES.pixKeyType)),
+  ],
 );

@@ -5,3 +5,4 @@ export * from "./cash-outs";
 export * from "./webhooks";
 export * from "./idempotency";
 export * from "./psp";
+export * from "./rate-limits";

@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, check, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { COLUMN_VALUES, oneOf } from "./enum-checks";
 import { sql } from "drizzle-orm";
 
 /**
@@ -16,7 +17,10 @@ export const ledgerAccounts = pgTable(
     balance: bigint({ mode: "number" }).notNull().default(0),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("ledger_accounts_owner_kind_idx").on(sql`coalesce(${t.companyId}, 0)`, t.kind)],
+  (t) => [
+    uniqueIndex("ledger_accounts_owner_kind_idx").on(sql`coalesce(${t.companyId}, 0)`, t.kind),
+    check("ledger_accounts_kind_check", oneOf(t.kind, COLUMN_VALUES.ledgerAccountKind)),
+  ],
 );
 
 /** A journal groups postings that sum to zero: one money movement. */
@@ -31,7 +35,11 @@ export const ledgerJournals = pgTable(
     description: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("ledger_journals_tx_idx").on(t.transactionId), index("ledger_journals_cash_out_idx").on(t.cashOutId)],
+  (t) => [
+    index("ledger_journals_tx_idx").on(t.transactionId),
+    index("ledger_journals_cash_out_idx").on(t.cashOutId),
+    check("ledger_journals_kind_check", oneOf(t.kind, COLUMN_VALUES.journalKind)),
+  ],
 );
 
 export const ledgerPostings = pgTable(
@@ -46,5 +54,9 @@ export const ledgerPostings = pgTable(
     balanceAfter: bigint({ mode: "number" }).notNull(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("ledger_postings_account_idx").on(t.accountId, t.id.desc()), index("ledger_postings_journal_idx").on(t.journalId)],
+  (t) => [
+    index("ledger_postings_account_idx").on(t.accountId, t.id.desc()),
+    index("ledger_postings_journal_idx").on(t.journalId),
+    check("ledger_postings_entry_type_check", oneOf(t.entryType, COLUMN_VALUES.entryType)),
+  ],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { COLUMN_VALUES, oneOf } from "./enum-checks";
 import { companies } from "./accounts";
 
 export type CustomerRecord = {
@@ -119,6 +120,9 @@ export const transactions = pgTable(
     // "Try another card" is offered once per refused charge: the retries of an order form one chain.
     uniqueIndex("transactions_retry_of_idx").on(t.retryOfId).where(sql`${t.retryOfId} is not null`),
     check("transactions_dialect_check", sql`${t.dialect} in ('api', 'v1')`),
+    check("transactions_status_check", oneOf(t.status, COLUMN_VALUES.transactionStatus)),
+    check("transactions_payment_method_check", oneOf(t.paymentMethod, COLUMN_VALUES.paymentMethod)),
+    check("transactions_delivery_status_check", oneOf(t.deliveryStatus, COLUMN_VALUES.deliveryStatus)),
   ],
 );
 
@@ -135,7 +139,11 @@ export const transactionStatusChanges = pgTable(
     actor: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("transaction_status_changes_tx_idx").on(t.transactionId, t.id)],
+  (t) => [
+    index("transaction_status_changes_tx_idx").on(t.transactionId, t.id),
+    check("transaction_status_changes_from_check", oneOf(t.fromStatus, COLUMN_VALUES.transactionStatus)),
+    check("transaction_status_changes_to_check", oneOf(t.toStatus, COLUMN_VALUES.transactionStatus)),
+  ],
 );
 
 /** Single use of card tokens: the token id is recorded when a charge consumes it. */
@@ -164,5 +172,8 @@ export const checkouts = pgTable(
     expiresAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("checkouts_company_idx").on(t.companyId, t.createdAt.desc())],
+  (t) => [
+    index("checkouts_company_idx").on(t.companyId, t.createdAt.desc()),
+    check("checkouts_status_check", oneOf(t.status, COLUMN_VALUES.checkoutStatus)),
+  ],
 );

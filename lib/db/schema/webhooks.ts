@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { COLUMN_VALUES, oneOf } from "./enum-checks";
 
 /**
  * The outbox: one row per notification, written in the same database transaction as the change it
@@ -35,6 +36,8 @@ export const webhookEvents = pgTable(
     index("webhook_events_tx_idx").on(t.transactionId),
     index("webhook_events_cash_out_idx").on(t.cashOutId),
     check("webhook_events_dialect_check", sql`${t.dialect} in ('api', 'v1')`),
+    check("webhook_events_type_check", oneOf(t.type, COLUMN_VALUES.webhookType)),
+    check("webhook_events_delivery_state_check", oneOf(t.deliveryState, COLUMN_VALUES.deliveryState)),
   ],
 );
 

@@ -158,6 +158,8 @@ export async function rotateSecretKey(companyId: number, now = new Date()): Prom
   await getDb().transaction(async (tx) => {
     await tx.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.companyId, companyId), isNull(apiKeys.revokedAt)));
     await tx.insert(apiKeys).values({ companyId, secretHash: sha256Hex(secretKey), hint: secretKeyHint(secretKey) });
+    // A rotation answers a leak: every dashboard session of the account ends with the old key.
+    await tx.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.companyId, companyId));
   });
   return { secretKey, hint: secretKeyHint(secretKey) };
 }

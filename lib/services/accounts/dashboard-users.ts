@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { companies, users } from "@/lib/db/schema";
 import type { Account } from "../context";
 
-export type DashboardUser = { id: number; companyId: number; email: string; name: string };
+export type DashboardUser = { id: number; companyId: number; email: string; name: string; sessionVersion: number };
 
 // Compared against when the e-mail is unknown, so a miss costs the same bcrypt work as a wrong
 // password and response time does not tell which e-mails have an account.
@@ -22,7 +22,7 @@ export async function verifyDashboardLogin(email: string, password: string): Pro
   const user = rows[0];
   const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok) return null;
-  return { id: user.id, companyId: user.companyId, email: user.email, name: user.name };
+  return { id: user.id, companyId: user.companyId, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
 }
 
 /** A signed-in user and their account, re-read on every request so a removed login stops working. */
@@ -37,7 +37,13 @@ export async function findDashboardUser(userId: number): Promise<{ user: Dashboa
   const r = rows[0];
   if (!r) return null;
   return {
-    user: { id: r.user.id, companyId: r.user.companyId, email: r.user.email, name: r.user.name },
+    user: { id: r.user.id, companyId: r.user.companyId, email: r.user.email, name: r.user.name, sessionVersion: r.user.sessionVersion },
     account: r.account,
   };
+}
+
+/** Ends every session of this user issued so far (sign-out: a copied cookie stops working too). */
+export async function endUserSessions(userId: number): Promise<void> {
+  if (!Number.isSafeInteger(userId) || userId <= 0) return;
+  await getDb().update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, userId));
 }

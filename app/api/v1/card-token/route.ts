@@ -1,5 +1,6 @@
 import { withPublic } from "@/lib/http/handler";
 import { readJson } from "@/lib/http/body";
+import { limitCardTokenization } from "@/lib/http/public-limits";
 import { tokenizeCard } from "@/lib/services/transactions/tokenize-card";
 
 // Called from payers' browsers on merchants' sites: this route alone is open to every origin.
@@ -19,8 +20,10 @@ function withCors(res: Response): Response {
 }
 
 const tokenize = withPublic(async (req, ctx) => {
+  const publicKey = ctx.url.searchParams.get("publicKey");
+  await limitCardTokenization(req, publicKey);
   const { value } = await readJson(req);
-  const token = await tokenizeCard(ctx.url.searchParams.get("publicKey"), value, ctx.now);
+  const token = await tokenizeCard(publicKey, value, ctx.now);
   return new Response(token, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 });
 

@@ -1,0 +1,209 @@
+/**
+ * Abuse protections against the built app as real processes: on PostgreSQL two instances share one
+ * database (their counts must add up), on PGlite one instance. Requests leave from different loopback
+ * addresses (127.0.0.2, 127.0.0.3...) so the server sees different peers, as it would different clients.
+ *
+ * - TRACE and unknown methods: 405 with Allow and the error body (TRACE used to be a 500);
+ * - X-Forwarded-For from a client is ignored (no TRUSTED_PROXIES): rotating it escapes no limit;
+ * - card tokenization per address, counted across instances;
+ * - sign-in: a stranger's wrong passwords lock the stranger out, not the owner, on either instance;
+ * - sign-out ends the session: the copied cookie stops working, on either instance.
+ *
+ * Needs a build: NEXT_DIST_DIR=.next-<name> node scripts/ensure-build.mjs, same NEXT_DIST_DIR for vitest.
+ */
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
+import { DEMO } from "@/lib/services/accounts/demo-merchant";
+import { PUBLIC_LIMITS } from "@/lib/http/public-limits";
+import { LOGIN_LIMITS } from "@/lib/auth/throttle";
+
+const onPostgres = Boolean(process.env.ARARA_TEST_BASE_DATABASE_URL ?? process.env.DATABASE_URL);
+const PORTS = [3160, 3161];
+
+let db: TestDatabase;
+const apps: AppProcess[] = [];
+
+type Res = { status: number; headers: http.IncomingHttpHeaders; text: string; json: any; cookies: Record<string, string> };
+
+/** One HTTP request from a chosen loopback address (the peer the server sees). */
+function request(
+  app: AppProcess,
+  method: string,
+  path: string,
+  opts: { from?: string; headers?: Record<string, string>; body?: string; cookies?: Record<string, string> } = {},
+): Promise<Res> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.cookies && Object.keys(opts.cookies).length) {
+    headers.cookie = Object.entries(opts.cookies)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("; ");
+  }
+  if (opts.body !== undefined) headers["content-length"] = String(Buffer.byteLength(opts.body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: app.port, method, path, headers, localAddress: opts.from ?? "127.0.0.1" },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () => {
+          const cookies: Record<string, string> = {};
+          for (const c of res.headers["set-cookie"] ?? []) {
+            const [pair] = c.split(";");
+            const i = pair.indexOf("=");
+            cookies[pair.slice(0, i)] = pair.slice(i + 1);
+          }
+          let json: any = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, cookies });
+        });
+      },
+    );
+    req.on("error", reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
+
+const instance = (i: number) => apps[i % apps.length];
+
+/** Signs in through next-auth's credentials endpoint; returns the cookies (session cookie on success) and where it sent us. */
+async function signIn(app: AppProcess, from: string, email: string, password: string) {
+  const csrf = await request(app, "GET", "/api/auth/csrf", { from });
+  const body = new URLSearchParams({ csrfToken: csrf.json.csrfToken, email, password, callbackUrl: "/dashboard" }).toString();
+  const res = await request(app, "POST", "/api/auth/callback/credentials", {
+    from,
+    body,
+    cookies: csrf.cookies,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  return { location: String(res.headers.location ?? ""), cookies: { ...csrf.cookies, ...res.cookies } };
+}
+
+const SESSION = "next-auth.session-token";
+
+beforeAll(async () => {
+  db = await createServerDatabase();
+  const env = { ...db.env, DEMO_MERCHANT: "true", BACKGROUND_JOBS: "off", RATE_LIMIT_BURST: "100000", RATE_LIMIT_PER_SECOND: "100000" };
+  // Started one after the other: the first migrates and creates the demo merchant.
+  for (let i = 0; i < (onPostgres ? 2 : 1); i++) apps.push(await startApp({ port: PORTS[i], env }));
+}, 180_000);
+
+afterAll(async () => {
+  for (const a of apps) await a.stop();
+  await db?.drop();
+}, 60_000);
+
+describe(`abuse protections on the running app (${onPostgres ? "two instances, PostgreSQL" : "one instance, PGlite"})`, () => {
+  it("answers TRACE and unknown methods with 405, an Allow header and the error body, on API and pages", async () => {
+    for (const method of ["TRACE", "PROPFIND", "FOO"]) {
+      for (const path of ["/api/v1/company", "/api/v1/nope", "/dashboard", "/"]) {
+        const res = await request(instance(0), method, path, { headers: { authorization: `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}` } });
+        expect(res.status, `${method} ${path}: ${res.text}`).toBe(405);
+        expect(res.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+        expect(res.json).toMatchObject({ success: false, status: 405, code: "method_not_allowed" });
+        // TRACE must not echo the request (the credentials) back.
+        expect(res.text).not.toContain(DEMO.secretKey);
+      }
+    }
+    expect((await request(instance(0), "GET", "/api/v1/health")).status).toBe(200);
+  });
+
+  it("counts card tokenizations per address across instances, whatever X-Forwarded-For says", async () => {
+    const from = "127.0.0.2";
+    const card = JSON.stringify({ number: "4111111111111111", holderName: "MARIA SILVA", expirationMonth: "12", expirationYear: "2031", cvv: "123" });
+    const statuses: number[] = [];
+    for (let i = 0; i < PUBLIC_LIMITS.cardTokenPerAddress.points + 3; i++) {
+      const res = await request(instance(i), "POST", `/api/v1/card-token?publicKey=${DEMO.publicKey}`, {
+        from,
+        body: card,
+        headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${i}` },
+      });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.json).toMatchObject({ success: false, status: 429, code: "rate_limited" });
+        expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      }
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(PUBLIC_LIMITS.cardTokenPerAddress.points);
+    expect(statuses.slice(-3)).toEqual([429, 429, 429]);
+    // Another client is not affected.
+    const other = await request(instance(1), "POST", `/api/v1/card-token?publicKey=${DEMO.publicKey}`, {
+      from: "127.0.0.3",
+      body: card,
+      headers: { "content-type": "application/json" },
+    });
+    expect(other.status, other.text).toBe(200);
+  });
+
+  it("locks a stranger guessing the owner's password out, on every instance, and never the owner", async () => {
+    const stranger = "127.0.0.4";
+    const owner = "127.0.0.5";
+    for (let i = 0; i < LOGIN_LIMITS.perAccountAndAddress; i++) {
+      const r = await signIn(instance(i), stranger, DEMO.email, `wrong-${i}`);
+      expect(r.location).toContain("error=CredentialsSignin");
+    }
+    for (let i = 0; i < apps.length; i++) {
+      // Even the right password, from the stranger's address (a spoofed X-Forwarded-For does not help).
+      const r = await signIn(instance(i), stranger, DEMO.email, DEMO.password);
+      expect(r.location).toMatch(/error=throttled(%3A|:)\d+/);
+      expect(r.cookies[SESSION]).toBeUndefined();
+    }
+    for (let i = 0; i < apps.length; i++) {
+      const r = await signIn(instance(i), owner, DEMO.email, DEMO.password);
+      expect(r.cookies[SESSION], r.location).toBeTruthy();
+    }
+  });
+
+  it("ends the session at sign-out: a copied cookie no longer opens the dashboard on any instance", async () => {
+    const from = "127.0.0.6";
+    const { cookies } = await signIn(instance(0), from, DEMO.email, DEMO.password);
+    expect(cookies[SESSION]).toBeTruthy();
+    const copied = { [SESSION]: cookies[SESSION] };
+    for (let i = 0; i < apps.length; i++) {
+      const page = await request(instance(i), "GET", "/dashboard", { from, cookies: copied });
+      expect(page.status, `instance ${i} before sign-out`).toBe(200);
+    }
+    const csrf = await request(instance(0), "GET", "/api/auth/csrf", { from, cookies });
+    const out = await request(instance(0), "POST", "/api/auth/signout", {
+      from,
+      cookies: { ...cookies, ...csrf.cookies },
+      body: new URLSearchParams({ csrfToken: csrf.json.csrfToken, callbackUrl: "/login" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(out.status).toBeLessThan(400);
+    for (let i = 0; i < apps.length; i++) {
+      const page = await request(instance(i), "GET", "/dashboard", { from, cookies: copied });
+      expect(page.status, `instance ${i} after sign-out`).toBe(307);
+      expect(String(page.headers.location)).toContain("/login");
+    }
+    // Signing in again gives a working session.
+    const again = await signIn(instance(0), from, DEMO.email, DEMO.password);
+    expect((await request(instance(0), "GET", "/dashboard", { from, cookies: { [SESSION]: again.cookies[SESSION] } })).status).toBe(200);
+  });
+
+  it("answers a statement page with a bad cursor with the first page (same filters), not a 500", async () => {
+    const from = "127.0.0.7";
+    const { cookies } = await signIn(instance(0), from, DEMO.email, DEMO.password);
+    const session = { [SESSION]: cookies[SESSION] };
+    // Cursors the query schema takes but that are no cursor of ours ("abc", "123" in base64url), and junk.
+    for (const cursor of ["YWJj", "MTIz", "garbage", "%00", "x".repeat(500)]) {
+      const res = await request(instance(0), "GET", `/dashboard/statement?account=all&cursor=${cursor}`, { from, cookies: session });
+      expect(res.status, `cursor ${cursor.slice(0, 20)}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      // The first page: an HTTP redirect to it, or (once the page has started streaming) Next's
+      // in-page redirect, or the first page itself when the query schema already dropped the cursor.
+      if (res.status === 307) expect(String(res.headers.location)).toMatch(/\/dashboard\/statement\?account=all$/);
+      else {
+        expect(res.status).toBe(200);
+        expect(res.text).toMatch(/NEXT_REDIRECT|\/dashboard\/statement\?account=all|Extrato/);
+      }
+    }
+    const first = await request(instance(0), "GET", "/dashboard/statement?account=all", { from, cookies: session });
+    expect(first.status).toBe(200);
+  });
+});
