@@ -57,6 +57,9 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
         updatedAt: ctx.now,
       })
       .returning();
+    // The event first and the guarded debit last: the balance row is locked until the commit, so
+    // nothing else runs while it is held (lib/ledger/post.ts).
+    await enqueueCashOutEvent(tx, row, cashOutResource(row), ctx.now);
     try {
       await postJournal(tx, cashOutRequestJournal(row, ctx.now));
     } catch (err) {
@@ -70,7 +73,6 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
       }
       throw err;
     }
-    await enqueueCashOutEvent(tx, row, cashOutResource(row), ctx.now);
     return row;
   });
 }
