@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Tx } from "@/lib/db/client";
+import { getDb, type Queryable, type Tx } from "@/lib/db/client";
+import { insertTransactionWithCreation, reserveTransactionId } from "@/lib/db/insert-transaction-statement";
 import { inTransaction } from "@/lib/db/transaction";
 import { transactions } from "@/lib/db/schema";
 import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
@@ -55,6 +56,10 @@ export async function createTransaction(
   const input = parseCreateTransaction(raw);
   if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
   const processor = processorFor(ctx.account);
+  if (input.paymentMethod === "pix") {
+    const transaction = await issuePixInOneStatement(outer, ctx, input, processor, baseValues(ctx, input, processor, opts));
+    return { transaction, response: transactionCreatedResource(transaction) };
+  }
 
   const transaction = await inTransaction(outer, async (tx) => {
     const values = baseValues(ctx, input, processor, opts);
@@ -64,8 +69,7 @@ export async function createTransaction(
         row = await chargeCard(tx, ctx, input, processor, values);
         break;
       case "pix":
-        row = await issuePix(tx, ctx, input, processor, values);
-        break;
+        throw new Error("PIX charges are written by issuePixInOneStatement");
       case "boleto":
         row = await issueBoleto(tx, ctx, input, processor, values);
         break;
@@ -217,19 +221,35 @@ async function attach(tx: Tx, id: number, patch: Partial<NewTransaction>): Promi
   return row;
 }
 
-async function issuePix(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
-  const row = await insertPending(tx, values);
-  const account = ctx.account;
-  const charge = await processor.pix.createCharge({
-    transactionId: row.id,
-    secureId: row.secureId,
-    amount: row.amount,
-    // createAccount always sets a key (the account's document until the merchant chooses one).
-    merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
-    expiresInDays: input.pix.expiresInDays,
-    now: ctx.now,
-  });
-  return attach(tx, row.id, { pixQrcode: charge.qrcode, pixTxid: charge.txid, acquirerRef: charge.txid, expiresAt: charge.expiresAt });
+/**
+ * A PIX charge in two round trips (lib/db/insert-transaction-statement.ts): the id is reserved, the
+ * BR Code built from it, then one statement writes the transaction, its timeline entry and its
+ * outbox event. In a caller's transaction (idempotency, a payment link's lock) it is a savepoint of
+ * it, so an error rolls back only this charge.
+ */
+async function issuePixInOneStatement(outer: Tx | undefined, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
+  const run = async (q: Queryable) => {
+    const id = await reserveTransactionId(q);
+    const account = ctx.account;
+    const charge = await processor.pix.createCharge({
+      transactionId: id,
+      secureId: values.secureId,
+      amount: values.amount,
+      merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
+      expiresInDays: input.pix.expiresInDays,
+      now: ctx.now,
+    });
+    return insertTransactionWithCreation(q, ctx, {
+      ...values,
+      id,
+      status: "pending",
+      pixQrcode: charge.qrcode,
+      pixTxid: charge.txid,
+      acquirerRef: charge.txid,
+      expiresAt: charge.expiresAt,
+    });
+  };
+  return outer ? outer.transaction(run) : run(getDb());
 }
 
 async function issueBoleto(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {

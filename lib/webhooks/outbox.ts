@@ -24,7 +24,12 @@ async function insertEvent(tx: Tx, values: typeof webhookEvents.$inferInsert): P
  * the timeline and can be delivered by hand later.
  */
 export async function enqueueTransactionEvent(tx: Tx, t: TransactionRow, kind: WebhookEventKind, now: Date): Promise<number> {
-  return insertEvent(tx, {
+  return insertEvent(tx, transactionEventValues(t, kind, now));
+}
+
+/** The outbox row of a transaction's event (also written by lib/db/insert-transaction-statement.ts). */
+export function transactionEventValues(t: TransactionRow, kind: WebhookEventKind, now: Date): typeof webhookEvents.$inferInsert {
+  return {
     companyId: t.companyId,
     type: "transaction",
     transactionId: t.id,
@@ -35,7 +40,7 @@ export async function enqueueTransactionEvent(tx: Tx, t: TransactionRow, kind: W
     deliveryState: t.postbackUrl ? "pending" : "skipped",
     nextAttemptAt: t.postbackUrl ? now : null,
     createdAt: now,
-  });
+  };
 }
 
 /** Cash-out notifications (`type: "cash_out"`), same outbox and same guarantees. */
