@@ -358,6 +358,7 @@ function report(all) {
     if (d.scale) {
       t("scale-out: two instances + one worker ≥ 1.6 × one instance (create PIX)", `${fmt(d.scale.pair)} vs ${fmt(d.scale.one)} req/s = ${fmt(d.scale.ratio, 2)} × (${d.scale.errors} errors); app CPU ${d.scale.cpuMsPerRequest} ms per request`, d.scale.ratio >= 1.6);
     }
+    if (d.ledger) t("ledger:check after the bench", d.ledger.summary.replace(/\|/g, "/"), d.ledger.ok);
     lines.push("");
     t("(reference) create PIX vs bare Node", `${fmt(pix.rps / d.bareNode.rps, 2)} ×`, true);
     lines.push("");
@@ -452,7 +453,13 @@ async function main() {
           if (w) latencies.push(w);
         }
         const scale = kind === "postgres" && process.env.BENCH_SCALE !== "0" ? await scaleOut(db).catch((e) => (log(`scale-out failed: ${e.message}`), null)) : null;
-        all.dbs.push({ kind, version: db.version, api: { ...apiRes, rss: { ...apiRes.rss, firstBootMb } }, bareNode, dispatch, latencies, scale });
+        // The ledger after everything the bench did to it (no app is running on the database now).
+        const checkEnv = { ...process.env, KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-0123456789abcdef", ...db.env };
+        if (!db.env.DATABASE_URL) delete checkEnv.DATABASE_URL;
+        const check = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/ledger-check.ts"], { cwd: ROOT, encoding: "utf8", env: checkEnv });
+        const ledger = { ok: check.status === 0, summary: `${check.stdout ?? ""}${check.stderr ?? ""}`.trim().split("\n").slice(-3).join(" ") };
+        log(`${kind} ledger:check: ${ledger.ok ? "ok" : "FAILED"} ${ledger.summary}`);
+        all.dbs.push({ kind, version: db.version, api: { ...apiRes, rss: { ...apiRes.rss, firstBootMb } }, bareNode, dispatch, latencies, scale, ledger });
       } finally {
         await db.drop();
       }
