@@ -249,12 +249,14 @@ async function deliveryLatency(db, receiver, where = "app") {
   const app = await startApp(db, PORTS.app + 2, where === "worker" ? { BACKGROUND_JOBS: "off" } : {});
   const worker = where === "worker" ? await startWorker(db, {}) : null;
   const lat = [];
+  const afterResponse = [];
   try {
     for (let i = 0; i < cfg.latencySamples; i++) {
       const t = await api(app.url, "POST", "/api/v1/transactions", pixBody(receiver.url), AUTH);
       await sleep(150);
       const t0 = performance.now();
       await api(app.url, "PUT", `/api/v1/transactions/${t.data.id}/test`, { status: "paid" }, AUTH);
+      const answered = performance.now();
       const deadline = Date.now() + 15_000;
       let hit;
       while (!hit && Date.now() < deadline) {
@@ -265,14 +267,19 @@ async function deliveryLatency(db, receiver, where = "app") {
         });
         if (!hit) await sleep(5);
       }
-      if (hit) lat.push(hit.at - t0);
+      if (hit) {
+        lat.push(hit.at - t0);
+        // The change commits before the PUT answers: a delivery can even arrive before the answer.
+        afterResponse.push(Math.max(0, hit.at - answered));
+      }
     }
   } finally {
     await worker?.stop();
     await app.stop();
   }
-  const r = { where, samples: lat.length, p50: +percentile(lat, 50).toFixed(0), p95: +percentile(lat, 95).toFixed(0), p99: +percentile(lat, 99).toFixed(0), max: +Math.max(...lat).toFixed(0) };
-  log(`${db.kind} status->delivery (dispatcher in the ${where}): p50 ${r.p50} ms p95 ${r.p95} ms p99 ${r.p99} ms`);
+  const r = { where, samples: lat.length, p50: +percentile(lat, 50).toFixed(0), p95: +percentile(lat, 95).toFixed(0), p99: +percentile(lat, 99).toFixed(0), max: +Math.max(...lat).toFixed(0),
+    afterResponse: { p50: +percentile(afterResponse, 50).toFixed(0), p99: +percentile(afterResponse, 99).toFixed(0) } };
+  log(`${db.kind} status->delivery (dispatcher in the ${where}): p50 ${r.p50} ms p95 ${r.p95} ms p99 ${r.p99} ms; after the PUT's answer p50 ${r.afterResponse.p50} p99 ${r.afterResponse.p99}`);
   return r;
 }
 
@@ -350,7 +357,11 @@ function report(all) {
     t("cash-out ≥ 0.6 × bare route handler", `${fmt(ratio("cash-out"), 2)} ×`, ratio("cash-out") >= 0.6);
     t("list ≥ 0.6 × bare route handler", `${fmt(ratio("list"), 2)} ×`, ratio("list") >= 0.6);
     for (const l of d.latencies) {
-      t(`status change → delivery p50 ≤ 20 ms, p99 ≤ 100 ms (dispatcher in the ${l.where})`, `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.samples} payments)`, l.p50 <= 20 && l.p99 <= 100);
+      t(
+        `status change → delivery p50 ≤ 20 ms, p99 ≤ 100 ms (dispatcher in the ${l.where}; from the PUT's start, which includes the request itself)`,
+        `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.samples} payments)${l.afterResponse ? `; after the PUT's answer: p50 ${l.afterResponse.p50} ms, p99 ${l.afterResponse.p99} ms` : ""}`,
+        l.p50 <= 20 && l.p99 <= 100,
+      );
     }
     t("dispatch ≥ 1,000 events/s (one worker), no duplicate", `${d.dispatch.eventsPerSecond}/s (${d.dispatch.delivered}/${d.dispatch.queued} delivered, ${d.dispatch.duplicates} duplicates)`, d.dispatch.eventsPerSecond >= 1000 && d.dispatch.duplicates === 0);
     t("RSS under load ≤ 300 MB", `peak ${d.api.rss.peakMb} MB (idle ${d.api.rss.idleMb} MB after a restart)`, d.api.rss.peakMb <= 300);
@@ -360,7 +371,7 @@ function report(all) {
     }
     if (d.ledger) t("ledger:check after the bench", d.ledger.summary.replace(/\|/g, "/"), d.ledger.ok);
     lines.push("");
-    t("(reference) create PIX vs bare Node", `${fmt(pix.rps / d.bareNode.rps, 2)} ×`, true);
+    lines.push(`For reference (no target: Next's own request handling is most of the gap): create PIX is ${fmt(pix.rps / d.bareNode.rps, 2)} × bare Node.`);
     lines.push("");
     for (const l of d.latencies) {
       lines.push(`Status change to webhook delivery (sandbox payment, dispatcher in the ${l.where}): p50 ${l.p50} ms, p95 ${l.p95} ms, p99 ${l.p99} ms, max ${l.max} ms over ${l.samples} payments.`, "");
