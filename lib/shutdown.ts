@@ -1,7 +1,7 @@
 import dc from "node:diagnostics_channel";
 import { constants } from "node:os";
 import type { Server, ServerResponse } from "node:http";
-import { getLogger } from "@/lib/logger";
+import { flushLogger, getLogger } from "@/lib/logger";
 
 /**
  * Clean shutdown on SIGINT and SIGTERM (Ctrl-C, `docker stop`, Kubernetes, systemd) for the app
@@ -114,6 +114,7 @@ export async function runShutdown(signal: string, plan: ShutdownPlan): Promise<n
   }
   clearTimeout(limit);
   log.info({ ms: elapsed(), clean: !failed }, "database closed; exiting");
+  flushLogger();
   return failed ? 1 : 0;
 }
 

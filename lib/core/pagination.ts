@@ -1,4 +1,6 @@
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import { ServiceError } from "./errors";
 
 /** `page` and `limit` of every list, as the API takes them. */
 export const PageQuery = z.object({
@@ -6,8 +8,54 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1, "must be from 1 to 100").max(100, "must be from 1 to 100").default(20),
 });
 
-export type Pagination = { page: number; limit: number; total: number; totalPages: number };
+export type Pagination = {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+  /** Present (true) only when more rows match than TOTAL_CAP: `total` is then TOTAL_CAP, a floor. */
+  totalCapped?: true;
+  /** Cursor mode only (the request sent `cursor`): the cursor of the next page, null on the last. */
+  nextCursor?: string | null;
+};
+
+/**
+ * Lists count the matching rows only up to this many: counting all of an account's rows on every
+ * page costs time that grows with the table. Past the cap, `total` is TOTAL_CAP and `totalCapped`
+ * is true; the cursor (keyset) walks any number of rows at the same cost per page.
+ */
+export const TOTAL_CAP = 1_000;
 
 export function pagination(page: number, limit: number, total: number): Pagination {
-  return { page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) };
+  const capped = total > TOTAL_CAP;
+  const shown = capped ? TOTAL_CAP : total;
+  return { page, limit, total: shown, totalPages: Math.max(1, Math.ceil(shown / limit)), ...(capped ? { totalCapped: true as const } : {}) };
+}
+
+/**
+ * `count(*)` of a filtered list, stopping at TOTAL_CAP + 1 rows (so the caller knows it passed the
+ * cap): `select count(*) from (<rows> limit cap + 1)`.
+ */
+export function cappedCount(rows: SQL): SQL<number> {
+  return sql<number>`(select count(*)::int from (${rows} limit ${TOTAL_CAP + 1}) as capped)`;
+}
+
+/** A keyset position in a list ordered newest first: the last row's creation time and id. */
+export type Cursor = { createdAt: Date; id: number };
+
+export function encodeCursor(row: { createdAt: Date; id: number }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+}
+
+/** The cursor a client sent back; "" starts at the newest row. A cursor we did not make is a 400. */
+export function decodeCursor(text: string): Cursor | null {
+  if (text === "") return null;
+  const [at, id] = Buffer.from(text, "base64url").toString("utf8").split("|");
+  const createdAt = new Date(at ?? "");
+  if (!/^\d+$/.test(id ?? "") || Number.isNaN(createdAt.getTime()) || !Number.isSafeInteger(Number(id))) {
+    throw new ServiceError("validation_error", "The query is invalid: cursor is not one this API returned.", [
+      { field: "cursor", message: "must be a nextCursor returned by this list, or empty for the first page" },
+    ]);
+  }
+  return { createdAt, id: Number(id) };
 }

@@ -84,11 +84,13 @@ export async function executeTransaction(tx: Tx, ctx: Ctx, step: TransactionStep
       createdAt: ctx.now,
     });
   }
-  const journal = rule.journal({ before, after, facts: step.facts });
-  if (journal) await postJournal(tx, { ...journal, now: ctx.now });
+  // The event before the money: a guarded debit locks the balance rows until the commit, so it
+  // comes last and nothing else runs while they are held (lib/ledger/post.ts).
   if (rule.event === "status") {
     await enqueueTransactionEvent(tx, after, webhookEventKind(method, to, { isCreation: creation }), ctx.now);
   }
+  const journal = rule.journal({ before, after, facts: step.facts });
+  if (journal) await postJournal(tx, { ...journal, now: ctx.now });
   return after;
 }
 
@@ -135,8 +137,9 @@ export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promi
     if (!updated) throw new ServiceError("conflict", `Cash-out ${before.id} changed while this request ran; read it and try again.`);
     after = updated;
   }
+  // The event first and the guarded debit last (see executeTransaction).
+  if (rule.event === "status") await enqueueCashOutEvent(tx, after, cashOutEventData(after), ctx.now);
   const journal = rule.journal({ before, after, facts: step.facts });
   if (journal) await postJournal(tx, { ...journal, now: ctx.now });
-  if (rule.event === "status") await enqueueCashOutEvent(tx, after, cashOutEventData(after), ctx.now);
   return after;
 }

@@ -1,7 +1,16 @@
 import { ServiceError } from "@/lib/services/errors";
 
 // Page parameters and the page envelope live in the kernel, below the services that use them.
-export { PageQuery, pagination, type Pagination } from "@/lib/core/pagination";
+export {
+  PageQuery,
+  pagination,
+  cappedCount,
+  decodeCursor,
+  encodeCursor,
+  TOTAL_CAP,
+  type Cursor,
+  type Pagination,
+} from "@/lib/core/pagination";
 
 /**
  * URLSearchParams as a plain object (last value wins), for zod. A NUL (%00) is refused here: no

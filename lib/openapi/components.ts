@@ -66,8 +66,10 @@ export const PaginationSchema = z
   .object({
     page: z.number().int(),
     limit: z.number().int(),
-    total: z.number().int().meta({ description: "Rows matching the filters" }),
+    total: z.number().int().meta({ description: "Rows matching the filters, counted up to 1000 (see totalCapped)" }),
     totalPages: z.number().int(),
+    totalCapped: z.literal(true).optional().meta({ description: "Present when more rows match than the count's cap: total is then the cap, a floor" }),
+    nextCursor: z.string().nullable().optional().meta({ description: "With the cursor parameter only: the next page's cursor, null on the last page" }),
   })
   .meta({ id: "Pagination" });
 

@@ -126,7 +126,7 @@ export const OPERATIONS: ApiOperation[] = [
     path: "/api/v1/transactions",
     operationId: "listTransactions",
     summary: "List transactions",
-    description: "Newest first, with filters. Pagination by `page` and `limit` (at most 100).",
+    description: "Newest first, with filters. Pagination by `page` and `limit` (at most 100), or by `cursor` (keyset: any depth at the same cost). `total` is counted up to 1000; past that it is 1000 with `totalCapped: true`.",
     tag: "Transactions",
     auth: "secretKey",
     query: ListTransactionsQuery,
@@ -141,6 +141,7 @@ export const OPERATIONS: ApiOperation[] = [
       email: "Customer e-mail, any case",
       documentNumber: "Customer CPF/CNPJ, punctuation allowed",
       q: "Search in name, e-mail, document, externalRef or id",
+      cursor: "Keyset paging: empty for the first page, then the previous page's pagination.nextCursor (page is then ignored)",
     },
     responses: {
       200: {

@@ -9,6 +9,7 @@ import { postJson, type PostResult } from "./http-post";
 import { notificationBody } from "./payloads";
 import { signedHeaders } from "./signing";
 import { resolveDeliveryTarget } from "./ssrf";
+import { listenOutbox } from "./wake";
 
 /**
  * The webhook dispatcher: delivers the outbox (webhook_events) to the merchants' postback URLs.
@@ -37,8 +38,10 @@ export type DispatcherOptions = {
   timeoutMs: number;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
-  /** Idle polling interval. */
+  /** Idle polling interval: the safety net when no wake arrives (lib/webhooks/wake.ts). */
   pollMs: number;
+  /** Wake on the outbox channel's notifications (an event committed by any process). */
+  listen: boolean;
 };
 
 export function dispatcherOptionsFromEnv(): DispatcherOptions {
@@ -48,6 +51,7 @@ export function dispatcherOptionsFromEnv(): DispatcherOptions {
     timeoutMs: env.webhookTimeoutMs,
     concurrency: env.webhookConcurrency,
     pollMs: 300,
+    listen: true,
   };
 }
 
@@ -240,6 +244,10 @@ export type Dispatcher = {
   stop: () => Promise<void>;
   /** Claim now instead of at the next poll (e.g. after enqueueing). */
   wake: () => void;
+  /** Resolves once the dispatcher listens to the outbox channel (at once when `listen` is off). */
+  listening: Promise<void>;
+  /** Outbox notifications received (each one woke the loop). */
+  wakes: () => number;
 };
 
 /**
@@ -323,6 +331,21 @@ export function startDispatcher(overrides: Partial<DispatcherOptions> = {}, db: 
     inFlight.add(p);
   };
 
+  // Wake on commit: every committed event to deliver is announced on the outbox channel.
+  let wakes = 0;
+  let unlisten: (() => Promise<void>) | null = null;
+  const listening = opts.listen
+    ? listenOutbox(db, () => {
+        wakes += 1;
+        wake();
+      }).then(
+        (stop) => {
+          unlisten = stop;
+        },
+        (err) => log.warn({ err: scrub(String(err)) }, "cannot listen to the outbox channel: polling only"),
+      )
+    : Promise.resolve();
+
   const loop = (async () => {
     let failures = 0;
     while (!stopping) {
@@ -349,9 +372,13 @@ export function startDispatcher(overrides: Partial<DispatcherOptions> = {}, db: 
 
   return {
     wake,
+    listening,
+    wakes: () => wakes,
     stop: async () => {
       stopping = true;
       wake();
+      await listening;
+      await (unlisten as (() => Promise<void>) | null)?.().catch(() => {});
       await loop;
       await Promise.allSettled([...inFlight]);
     },

@@ -1,7 +1,7 @@
 // Helpers of `npm run bench`: processes (the built app, the worker, the bare server), databases,
 // autocannon runs, memory sampling and a webhook receiver. Everything listens on 127.0.0.1 only.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -214,4 +214,36 @@ export function percentile(xs, p) {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** CPU time (user + system, ms) used so far by a process and its descendants, from /proc. */
+export function cpuMs(pid) {
+  try {
+    const out = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" });
+    const rows = out.trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+    const tree = new Set([pid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [p, pp] of rows) {
+        if (tree.has(pp) && !tree.has(p)) {
+          tree.add(p);
+          grew = true;
+        }
+      }
+    }
+    let ticks = 0;
+    for (const p of tree) {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+      } catch {
+        /* exited */
+      }
+    }
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Tx } from "@/lib/db/client";
+import { getDb, type Queryable, type Tx } from "@/lib/db/client";
+import { insertTransactionWithCreation, reserveTransactionId } from "@/lib/executor/create-in-one-statement";
 import { inTransaction } from "@/lib/db/transaction";
 import { transactions } from "@/lib/db/schema";
 import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
@@ -56,6 +57,10 @@ export async function createTransaction(
   const input = parseCreateTransaction(raw);
   if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
   const processor = processorFor(ctx.account);
+  if (input.paymentMethod === "pix") {
+    const transaction = await issuePixInOneStatement(outer, ctx, input, processor, baseValues(ctx, input, processor, opts));
+    return { transaction, response: transactionCreatedResource(transaction) };
+  }
 
   const transaction = await inTransaction(outer, async (tx) => {
     const values = baseValues(ctx, input, processor, opts);
@@ -65,8 +70,7 @@ export async function createTransaction(
         row = await chargeCard(tx, ctx, input, processor, values);
         break;
       case "pix":
-        row = await issuePix(tx, ctx, input, processor, values);
-        break;
+        throw new Error("PIX charges are written by issuePixInOneStatement");
       case "boleto":
         row = await issueBoleto(tx, ctx, input, processor, values);
         break;
@@ -218,30 +222,44 @@ async function attach(tx: Tx, id: number, patch: Partial<NewTransaction>): Promi
   return row;
 }
 
-async function issuePix(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
-  const row = await insertPending(tx, values);
+/**
+ * A PIX charge in two round trips (lib/executor/create-in-one-statement.ts): the id is reserved, the
+ * BR Code built from it (by the sandbox, or by the account's own PSP: lib/processors/api-pix, the
+ * transaction records which), then one statement writes the transaction, its timeline entry and its
+ * outbox event. In a caller's transaction (idempotency, a payment link's lock) it is a savepoint of
+ * it, so an error rolls back only this charge. A PSP charge also writes its own row (psp_charges):
+ * then the two go in one database transaction.
+ */
+async function issuePixInOneStatement(outer: Tx | undefined, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
   const account = ctx.account;
-  // PIX may go to the account's own PSP (lib/processors/api-pix); the transaction records which.
-  const pix = await pixProcessorFor(account, processor, tx);
-  const charge = await pix.pix.createCharge({
-    transactionId: row.id,
-    secureId: row.secureId,
-    amount: row.amount,
-    // createAccount always sets a key (the account's document until the merchant chooses one).
-    merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
-    expiresInDays: input.pix.expiresInDays,
-    customer: input.customer,
-    now: ctx.now,
-  });
-  const attached = await attach(tx, row.id, {
-    pixQrcode: charge.qrcode,
-    pixTxid: charge.txid,
-    acquirerRef: charge.txid,
-    acquirerType: pix.name,
-    expiresAt: charge.expiresAt,
-  });
-  await charge.record?.(tx, row.id);
-  return attached;
+  const pix = await pixProcessorFor(account, processor, outer);
+  const run = async (q: Queryable) => {
+    const id = await reserveTransactionId(q);
+    const charge = await pix.pix.createCharge({
+      transactionId: id,
+      secureId: values.secureId,
+      amount: values.amount,
+      // createAccount always sets a key (the account's document until the merchant chooses one).
+      merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
+      expiresInDays: input.pix.expiresInDays,
+      customer: input.customer,
+      now: ctx.now,
+    });
+    const row = await insertTransactionWithCreation(q, ctx, {
+      ...values,
+      id,
+      status: "pending",
+      pixQrcode: charge.qrcode,
+      pixTxid: charge.txid,
+      acquirerRef: charge.txid,
+      acquirerType: pix.name,
+      expiresAt: charge.expiresAt,
+    });
+    if (charge.record) await charge.record(q as Tx, id);
+    return row;
+  };
+  if (outer) return outer.transaction(run);
+  return pix.name === processor.name ? run(getDb()) : getDb().transaction(run);
 }
 
 async function issueBoleto(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {

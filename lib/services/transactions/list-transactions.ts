@@ -1,10 +1,10 @@
-import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
-import { PageQuery, pagination } from "@/lib/core/pagination";
+import { PageQuery, cappedCount, decodeCursor, encodeCursor, pagination } from "@/lib/core/pagination";
 import { commaList, dateParam, toBound } from "@/lib/schemas/query";
 import type { ServiceContext } from "../context";
 import type { TransactionRow } from "./transaction-view";
@@ -19,6 +19,8 @@ export const ListTransactionsQuery = PageQuery.extend({
   documentNumber: z.string().max(40).optional(),
   /** Dashboard search: name, e-mail, document or externalRef. */
   q: z.string().max(200).optional(),
+  /** Keyset paging: "" for the first page, then each page's `nextCursor` (`page` is then ignored). */
+  cursor: z.string().max(200).optional(),
 });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
 
@@ -46,15 +48,34 @@ export async function listTransactions(
   }
   const db = getDb();
   const cond = and(...where);
-  const [rows, [{ total }]] = await Promise.all([
+  // The total is counted up to the cap (lib/http/pagination.ts), not over all of the account's rows.
+  const total = cappedCount(sql`select 1 from ${transactions} where ${cond}`);
+  const order = [desc(transactions.createdAt), desc(transactions.id)];
+  if (q.cursor !== undefined) {
+    const after = decodeCursor(q.cursor);
+    const keyset = after
+      ? or(lt(transactions.createdAt, after.createdAt), and(eq(transactions.createdAt, after.createdAt), lt(transactions.id, after.id)))
+      : undefined;
+    const [rows, [{ n }]] = await Promise.all([
+      db.select().from(transactions).where(and(cond, keyset)).orderBy(...order).limit(q.limit + 1),
+      db.select({ n: total }).from(sql`(select 1) as one`),
+    ]);
+    const more = rows.length > q.limit;
+    const page = more ? rows.slice(0, q.limit) : rows;
+    return {
+      rows: page,
+      pagination: { ...pagination(1, q.limit, Number(n)), nextCursor: more ? encodeCursor(page[page.length - 1]) : null },
+    };
+  }
+  const [rows, [{ n }]] = await Promise.all([
     db
       .select()
       .from(transactions)
       .where(cond)
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .orderBy(...order)
       .limit(q.limit)
       .offset((q.page - 1) * q.limit),
-    db.select({ total: count() }).from(transactions).where(cond),
+    db.select({ n: total }).from(sql`(select 1) as one`),
   ]);
-  return { rows, pagination: pagination(q.page, q.limit, Number(total)) };
+  return { rows, pagination: pagination(q.page, q.limit, Number(n)) };
 }
