@@ -54,3 +54,16 @@ describe("logo type", () => {
     expect(sniffLogoType(Buffer.from("GIF89a"))).toBeNull();
   });
 });
+
+describe("support phone", () => {
+  it("keeps Brazilian numbers with area code as digits with 55, and refuses the rest", async () => {
+    const { normalizeSupportPhone, payerBrandOf } = await import("@/lib/services/branding");
+    expect(normalizeSupportPhone("(11) 98765-4321")).toBe("5511987654321");
+    expect(normalizeSupportPhone("+55 21 3456-7890")).toBe("552134567890");
+    expect(normalizeSupportPhone("98765-4321")).toBeNull();
+    expect(normalizeSupportPhone("+1 415 555 0100")).toBeNull();
+    // A mobile gets the WhatsApp link; a landline only the phone.
+    expect(payerBrandOf({ displayName: null, brandColor: null, supportEmail: null, supportPhone: "5511987654321", logoSha256: null }).support.whatsapp).toBe("https://wa.me/5511987654321");
+    expect(payerBrandOf({ displayName: null, brandColor: null, supportEmail: null, supportPhone: "552134567890", logoSha256: null }).support.whatsapp).toBeNull();
+  });
+});

@@ -4,3 +4,4 @@ export * from "./ledger";
 export * from "./cash-outs";
 export * from "./webhooks";
 export * from "./idempotency";
+export * from "./branding";

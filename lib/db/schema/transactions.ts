@@ -45,6 +45,8 @@ export const transactions = pgTable(
     acquirerRef: text(),
     externalRef: text(),
     postbackUrl: text(),
+    /** Where the hosted checkout's last screen sends the payer back to (the merchant's store). */
+    returnUrl: text(),
     customer: jsonb().$type<CustomerRecord>().notNull(),
     /** Denormalised for the list filters. */
     customerEmail: text().notNull(),
@@ -154,6 +156,8 @@ export const checkouts = pgTable(
     methods: jsonb().$type<string[]>().notNull(),
     externalRef: text(),
     postbackUrl: text(),
+    /** Where the hosted checkout's last screen sends the payer back to; copied to the link's charges. */
+    returnUrl: text(),
     metadata: text(),
     expiresAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
