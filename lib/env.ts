@@ -95,6 +95,13 @@ const EnvSchema = z.object({
   DEMO_MERCHANT: z.string().optional(),
   /** Enables /api/bench-baseline (npm run bench's ceiling: one bare insert); off everywhere else. */
   BENCH_BASELINE: bool(false),
+  /** SMTP server for the payer's e-mail receipt (smtp:// or smtps://, credentials in the URL); unset: no e-mail. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine((v) => v === undefined || (/^smtps?:\/\/[^/\s]+/i.test(v) && URL.canParse(v)), { message: "must be an smtp:// or smtps:// URL" }),
+  MAIL_FROM: z.string().trim().min(3).max(200).default("Arara <nao-responda@localhost>"),
 });
 
 export type Env = {
@@ -122,6 +129,9 @@ export type Env = {
   sandboxPspDelayMs: number;
   demoMerchant: boolean;
   benchBaseline: boolean;
+  /** SMTP server of the payer's receipts; undefined: no e-mail is sent. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {
@@ -188,6 +198,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     sandboxPspDelayMs: e.SANDBOX_PSP_DELAY_MS,
     demoMerchant: demo,
     benchBaseline: e.BENCH_BASELINE,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
   };
 }
 

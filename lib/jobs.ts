@@ -1,7 +1,7 @@
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
-import { cardSettlementJob, sandboxPayoutsJob } from "@/lib/money-jobs";
+import { cardSettlementJob, receiptJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 
 /** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
 type Job = { name: string; enabled: () => boolean; start: () => () => void | Promise<void> };
@@ -19,6 +19,7 @@ const JOBS: Job[] = [
   },
   cardSettlementJob,
   sandboxPayoutsJob,
+  receiptJob,
 ];
 
 const g = globalThis as unknown as { __araraJobs?: (() => void | Promise<void>)[] };

@@ -88,6 +88,8 @@ export const transactions = pgTable(
     duplicateOfId: bigint({ mode: "number" }),
     livemode: boolean().notNull().default(false),
     paidAt: timestamp({ withTimezone: true, mode: "date" }),
+    /** When the payer's e-mail receipt was handed to the SMTP server (null: not yet, or no SMTP). */
+    receiptSentAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
