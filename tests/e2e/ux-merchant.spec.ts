@@ -186,6 +186,27 @@ for (const [label, viewport] of [
       await expect(page).toHaveURL(new RegExp(`/dashboard/transactions/${id}$`));
     });
 
+    test("the cash-out confirmation names the recipient: the key's holder and institution from the DICT lookup", async ({ page }) => {
+      await page.goto("/login");
+      await page.getByLabel("E-mail").fill(m.email);
+      await page.getByLabel("Senha", { exact: true }).fill(m.password);
+      await page.getByRole("button", { name: "Entrar" }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await page.goto("/dashboard/cash-out");
+      await page.getByLabel("Valor (R$)").fill("1,00");
+      await page.getByLabel("Chave PIX de destino").fill("111.444.777-35");
+      await page.getByRole("button", { name: "Revisar saque" }).click();
+      // The sandbox's DICT answers a fixed holder for this test key.
+      await expect(page.getByTestId("confirm-holder")).toHaveText("Gabriela Gomes · Cooperativa Sandbox Ipê");
+      await expectAccessible(page, "cash-out confirmation");
+      await shot(page, `cash-out-confirm-recipient-${label}`);
+      await page.getByRole("button", { name: "Voltar" }).click();
+      // A key no institution holds is stopped before the confirmation.
+      await page.getByLabel("Chave PIX de destino").fill("fa11ed00-0000-4000-8000-000000000000");
+      await page.getByRole("button", { name: "Revisar saque" }).click();
+      await expect(page.getByText("não está cadastrada em nenhuma instituição")).toBeVisible();
+    });
+
     test("the statement CSV opens in a pt-BR spreadsheet (LibreOffice) with dates and numbers as such", async ({ page }) => {
       test.setTimeout(120_000);
       await page.goto("/login");
