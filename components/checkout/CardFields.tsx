@@ -74,12 +74,15 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
   const errors = check();
   const shown = (k: Key) => serverErrors[k] ?? ((touched[k] || submitted) && errors[k] ? errors[k] : undefined);
 
-  /** Marks every field as checked; focuses the first bad one. True when the card looks valid. */
-  function validate(): boolean {
+  /**
+   * Marks every field as checked; focuses the first bad one unless `focus` is false (a field above
+   * the card, the payer's, is already the first invalid one in page order). True when the card looks valid.
+   */
+  function validate(focus = true): boolean {
     setSubmitted(true);
     setServerErrors({});
     const bad = FIELD_ORDER.find((k) => errors[k]);
-    if (bad) refs.current[bad]?.focus();
+    if (bad && focus) refs.current[bad]?.focus();
     return !bad;
   }
 

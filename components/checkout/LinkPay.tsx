@@ -77,7 +77,8 @@ export function LinkPay({
     setSubmitted(true);
     const firstBad = (["name", "email", "document"] as const).find((k) => errors[k]);
     if (firstBad) refs.current[firstBad]?.focus();
-    const cardOk = method === "credit_card" ? card.validate() && !firstBad : true;
+    // Focus goes to the first invalid field in page order: the payer's fields come before the card's.
+    const cardOk = method === "credit_card" ? card.validate(!firstBad) && !firstBad : true;
     if (firstBad || !cardOk) {
       setError(t.errors.fix);
       return;

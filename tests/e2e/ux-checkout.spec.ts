@@ -136,3 +136,30 @@ for (const [label, viewport] of [
     });
   });
 }
+
+for (const [label, viewport] of [
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+] as const) {
+  test(`the card form on a link: a submit with errors focuses the first invalid field in page order (${label})`, async ({ page, request }) => {
+    await page.setViewportSize(viewport);
+    const res = await request.post("/api/v1/checkouts", {
+      headers: { authorization: AUTH },
+      data: { items: [{ title: "Moedor de café", unitPrice: 34_900, quantity: 1 }], methods: ["credit_card"] },
+    });
+    expect(res.status()).toBe(201);
+    await page.goto(pathOf(((await res.json()).data as { secureUrl: string }).secureUrl));
+    await expect(page.getByTestId("link-submit")).toBeEnabled();
+    // Everything empty: the payer's name (above the card) gets the focus, not the card number.
+    await page.getByTestId("link-submit").click();
+    await expect(page.getByTestId("payer-name")).toBeFocused();
+    // The payer filled in, the card not: the card number is next.
+    await page.getByTestId("payer-name").fill("Maria da Silva");
+    await page.getByTestId("payer-email").fill("maria@example.com");
+    await page.getByTestId("payer-document").fill("11144477735");
+    await page.getByTestId("link-submit").click();
+    await expect(page.getByTestId("card-number")).toBeFocused();
+    await expectAccessible(page, `card form with errors (${label})`);
+    await shot(page, `card-form-errors-${label}`);
+  });
+}
