@@ -163,3 +163,28 @@ for (const [label, viewport] of [
     await shot(page, `card-form-errors-${label}`);
   });
 }
+
+test("going back from a method on a payment link keeps the payer's name, e-mail and CPF", async ({ page, request }) => {
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    const res = await request.post("/api/v1/checkouts", {
+      headers: { authorization: AUTH },
+      data: { items: [{ title: "Filtro de papel", unitPrice: 2_500, quantity: 1 }], methods: ["pix", "boleto"] },
+    });
+    expect(res.status()).toBe(201);
+    const linkPath = pathOf(((await res.json()).data as { secureUrl: string }).secureUrl);
+    await page.goto(linkPath);
+    await expect(page.getByTestId("link-submit")).toBeEnabled();
+    await page.getByTestId("payer-name").fill("Maria da Silva");
+    await page.getByTestId("payer-email").fill("maria@example.com");
+    await page.getByTestId("payer-document").fill("11144477735");
+    await page.getByTestId("link-submit").click();
+    await expect(page.getByTestId("pix-code")).toBeVisible({ timeout: 15_000 });
+    await page.getByRole("link", { name: /outra forma/i }).click();
+    await expect(page).toHaveURL(new RegExp(`${linkPath}$`));
+    await expect(page.getByTestId("payer-name")).toHaveValue("Maria da Silva");
+    await expect(page.getByTestId("payer-email")).toHaveValue("maria@example.com");
+    await expect(page.getByTestId("payer-document")).toHaveValue("111.444.777-35");
+    await shot(page, `link-back-keeps-payer-${viewport.width}`);
+  }
+});
