@@ -10,7 +10,16 @@ import { withDashboardHeaders } from "@/lib/auth/dashboard-headers";
  */
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 
+/** Pages written in English: the root layout declares `<html lang="en">` for them (from this header). */
+const ENGLISH_PAGES = /^\/docs(\/|$)/;
+const PAGE_LANG_HEADER = "x-arara-page-lang";
+
 export function proxy(req: NextRequest) {
+  if (ENGLISH_PAGES.test(req.nextUrl.pathname)) {
+    const headers = new Headers(req.headers);
+    headers.set(PAGE_LANG_HEADER, "en");
+    return NextResponse.next({ request: { headers } });
+  }
   // The hosted checkout: CSP with a per-request nonce and the other security headers.
   if (req.nextUrl.pathname.startsWith("/checkout/")) return checkoutProxy(req);
   const https = req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
@@ -26,4 +35,4 @@ export function proxy(req: NextRequest) {
   return NextResponse.redirect(login);
 }
 
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/login", "/signup", "/checkout/:path*"] };
+export const config = { matcher: ["/docs", "/dashboard", "/dashboard/:path*", "/login", "/signup", "/checkout/:path*"] };

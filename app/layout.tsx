@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,9 +9,11 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#0f766e" };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // The app speaks Brazilian Portuguese; the API reference (/docs) is in English (set by proxy.ts).
+  const lang = (await headers()).get("x-arara-page-lang") === "en" ? "en" : "pt-BR";
   return (
-    <html lang="pt-BR">
+    <html lang={lang}>
       <body>{children}</body>
     </html>
   );

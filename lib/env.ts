@@ -108,6 +108,13 @@ const EnvSchema = z.object({
     }),
   /** Enables /api/bench-baseline (npm run bench's ceiling: one bare insert); off everywhere else. */
   BENCH_BASELINE: bool(false),
+  /** SMTP server for the payer's e-mail receipt (smtp:// or smtps://, credentials in the URL); unset: no e-mail. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine((v) => v === undefined || (/^smtps?:\/\/[^/\s]+/i.test(v) && URL.canParse(v)), { message: "must be an smtp:// or smtps:// URL" }),
+  MAIL_FROM: z.string().trim().min(3).max(200).default("Arara <nao-responda@localhost>"),
 });
 
 /** "10.1.2.3", "::1", "10.0.0.0/8" or "fd00::/8". */
@@ -149,6 +156,9 @@ export type Env = {
    * one of them may say who the client is (X-Forwarded-For); empty: no one, the peer is the client.
    */
   trustedProxies: string[];
+  /** SMTP server of the payer's receipts; undefined: no e-mail is sent. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {
@@ -216,6 +226,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     demoMerchant: demo,
     benchBaseline: e.BENCH_BASELINE,
     trustedProxies: e.TRUSTED_PROXIES,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
   };
 }
 

@@ -1,7 +1,7 @@
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
-import { cardSettlementJob, sandboxPayoutsJob } from "@/lib/money-jobs";
+import { cardSettlementJob, receiptJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 import { apiPixReconcileJob } from "@/lib/psp-jobs";
 
 /** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
@@ -21,6 +21,7 @@ const JOBS: Job[] = [
   cardSettlementJob,
   sandboxPayoutsJob,
   apiPixReconcileJob,
+  receiptJob,
 ];
 
 const g = globalThis as unknown as { __araraJobs?: (() => void | Promise<void>)[] };

@@ -2,6 +2,8 @@ import type { Job } from "@/lib/jobs";
 import { getLogger } from "@/lib/logger";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
 import { settleDueCardFunds } from "@/lib/services/transactions/settle-card-funds";
+import { getEnv } from "@/lib/env";
+import { sendDueReceipts } from "@/lib/mail/receipt";
 
 const BATCH = 100;
 
@@ -49,4 +51,11 @@ export const sandboxPayoutsJob: Job = {
   name: "sandbox-psp-payouts",
   enabled: () => true,
   start: () => pollingLoop("sandbox-psp-payouts", 500, () => advanceDueCashOuts({ limit: BATCH })),
+};
+
+/** The payer's e-mail receipts (only with SMTP_URL set). */
+export const receiptJob: Job = {
+  name: "payer-receipts",
+  enabled: () => Boolean(getEnv().smtpUrl),
+  start: () => pollingLoop("payer-receipts", 2_000, () => sendDueReceipts({ limit: BATCH })),
 };

@@ -23,7 +23,7 @@ function Text({ children }: { children: string | undefined }) {
 function Fields({ rows, title }: { rows: FieldRow[]; title?: string }) {
   if (!rows.length) return null;
   return (
-    <div className={s.tableWrap}>
+    <div className={s.tableWrap} tabIndex={0}>
       {title ? <h5>{title}</h5> : null}
       <table className={s.table}>
         <thead>
@@ -58,7 +58,7 @@ function Example({ value, label = "Example" }: { value: unknown; label?: string 
   return (
     <details className={s.example} open={label === "Example"}>
       <summary>{label}</summary>
-      <pre>{typeof value === "string" ? value : JSON.stringify(value, null, 2)}</pre>
+      <pre tabIndex={0}>{typeof value === "string" ? value : JSON.stringify(value, null, 2)}</pre>
     </details>
   );
 }
@@ -66,7 +66,7 @@ function Example({ value, label = "Example" }: { value: unknown; label?: string 
 function Parameters({ params }: { params: Json[] | undefined }) {
   if (!params?.length) return null;
   return (
-    <div className={s.tableWrap}>
+    <div className={s.tableWrap} tabIndex={0}>
       <h5>Parameters</h5>
       <table className={s.table}>
         <thead>
@@ -175,7 +175,7 @@ function GuideSection({ g }: { g: Guide }) {
         </p>
       ))}
       {g.table ? (
-        <div className={s.tableWrap}>
+        <div className={s.tableWrap} tabIndex={0}>
           <table className={s.table}>
             <thead>
               <tr>
@@ -196,7 +196,7 @@ function GuideSection({ g }: { g: Guide }) {
           </table>
         </div>
       ) : null}
-      {g.code ? <pre className={s.code}>{g.code}</pre> : null}
+      {g.code ? <pre className={s.code} tabIndex={0}>{g.code}</pre> : null}
     </section>
   );
 }

@@ -1,7 +1,11 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { cvvLength, detectBrand, panLengthOk, type CardBrand } from "@/lib/domain/card/brand";
+import { CARD_BRANDS, cvvLength, detectBrand, panLengthOk, type CardBrand } from "@/lib/domain/card/brand";
+
+/** The brands the card form takes (every brand the gateway recognises), most common first. */
+const FIRST: readonly CardBrand[] = ["visa", "mastercard", "elo", "amex", "hipercard"];
+const ACCEPTED_BRANDS: readonly CardBrand[] = [...FIRST, ...CARD_BRANDS.filter((b) => !FIRST.includes(b))];
 import { luhnValid } from "@/lib/domain/card/luhn";
 import { installmentOptions } from "@/lib/domain/installments";
 import { Field, SelectField } from "../ui/Field";
@@ -70,12 +74,15 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
   const errors = check();
   const shown = (k: Key) => serverErrors[k] ?? ((touched[k] || submitted) && errors[k] ? errors[k] : undefined);
 
-  /** Marks every field as checked; focuses the first bad one. True when the card looks valid. */
-  function validate(): boolean {
+  /**
+   * Marks every field as checked; focuses the first bad one unless `focus` is false (a field above
+   * the card, the payer's, is already the first invalid one in page order). True when the card looks valid.
+   */
+  function validate(focus = true): boolean {
     setSubmitted(true);
     setServerErrors({});
     const bad = FIELD_ORDER.find((k) => errors[k]);
-    if (bad) refs.current[bad]?.focus();
+    if (bad && focus) refs.current[bad]?.focus();
     return !bad;
   }
 
@@ -123,6 +130,14 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
         adornment={brand ? <span className={s.brandBadge}>{BRAND_NAMES[brand]}</span> : null}
         data-testid="card-number"
       />
+      <p className={s.acceptedBrands} data-testid="accepted-brands">
+        <span>{dictionary(locale).acceptedBrands}:</span>{" "}
+        {ACCEPTED_BRANDS.map((b) => (
+          <span className={s.brandChip} key={b}>
+            {BRAND_NAMES[b]}
+          </span>
+        ))}
+      </p>
       <Field
         id={`${idPrefix}-holder`}
         label={t.holder}

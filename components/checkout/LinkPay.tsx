@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
 import { installmentOptions } from "@/lib/domain/installments";
 import type { PaymentMethod } from "@/lib/domain/status";
@@ -53,6 +53,25 @@ export function LinkPay({
   const hydrated = useHydrated();
   const [method, setMethod] = useState<PaymentMethod>(methods[0]);
   const [payer, setPayer] = useState<Record<PayerKey, string>>({ name: "", email: "", document: "" });
+  // The payer's details survive going to a method and back (this tab only, cleared with it).
+  const storeKey = `arara.payer.${secureId}`;
+  useEffect(() => {
+    try {
+      const saved = JSON.parse(window.sessionStorage.getItem(storeKey) ?? "null") as Record<PayerKey, string> | null;
+      // After hydration only (the server has no storage): a one-time restore, not derived state.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      if (saved && typeof saved.name === "string") setPayer({ name: saved.name, email: saved.email ?? "", document: saved.document ?? "" });
+    } catch {
+      // Storage off or unreadable: the payer types again.
+    }
+  }, [storeKey]);
+  useEffect(() => {
+    try {
+      if (payer.name || payer.email || payer.document) window.sessionStorage.setItem(storeKey, JSON.stringify(payer));
+    } catch {
+      // Storage off: nothing to keep.
+    }
+  }, [storeKey, payer]);
   const [touched, setTouched] = useState<Partial<Record<PayerKey, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<PayerKey, string>>>({});
@@ -77,7 +96,8 @@ export function LinkPay({
     setSubmitted(true);
     const firstBad = (["name", "email", "document"] as const).find((k) => errors[k]);
     if (firstBad) refs.current[firstBad]?.focus();
-    const cardOk = method === "credit_card" ? card.validate() && !firstBad : true;
+    // Focus goes to the first invalid field in page order: the payer's fields come before the card's.
+    const cardOk = method === "credit_card" ? card.validate(!firstBad) && !firstBad : true;
     if (firstBad || !cardOk) {
       setError(t.errors.fix);
       return;

@@ -4,6 +4,7 @@ import { dictionary, formatDateTime, type Locale } from "./i18n";
 import { LinkPay } from "./LinkPay";
 import { OrderSummary } from "./OrderSummary";
 import { ExpiredResult, PaidResult } from "./Results";
+import { ReturnToStore } from "./ReturnToStore";
 import { SandboxControl } from "./SandboxControl";
 import s from "./checkout.module.css";
 
@@ -19,7 +20,9 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
           merchant={merchant.name}
           method={link.paid?.paymentMethod ?? ""}
           paidAt={link.paid?.paidAt ?? null}
-        />
+        >
+          {link.returnUrl ? <ReturnToStore href={link.returnUrl} locale={locale} auto={false} /> : null}
+        </PaidResult>
         {link.returned.map((r, i) => (
           <Alert tone="info" key={i}>
             <p data-testid="returned-payment">{t.returned.onLink(t.link.methods[r.paymentMethod].title, r.amount)}</p>
@@ -32,7 +35,9 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
   if (link.status === "expired") {
     return (
       <>
-        <ExpiredResult title={t.link.expiredTitle} text={t.link.expiredText} />
+        <ExpiredResult title={t.link.expiredTitle} text={t.link.expiredText}>
+          {link.returnUrl ? <ReturnToStore href={link.returnUrl} locale={locale} auto={false} /> : null}
+        </ExpiredResult>
         <OrderSummary locale={locale} order={order} label={t.total} />
       </>
     );

@@ -35,6 +35,33 @@ export function OrderSummary({
         {status}
       </div>
       {order.description ? <p className={s.description}>{order.description}</p> : null}
+      {order.shipping > 0 || order.discount > 0 ? (
+        // The total explained: items, shipping and discount add up to the amount above.
+        <dl className={s.lines} aria-label={t.lines.label} data-testid="order-lines">
+          <div>
+            <dt>
+              {t.lines.items} ({t.items(count)})
+            </dt>
+            <dd data-testid="line-items">{formatBRL(order.subtotal)}</dd>
+          </div>
+          {order.shipping > 0 ? (
+            <div>
+              <dt>{t.lines.shipping}</dt>
+              <dd data-testid="line-shipping">{formatBRL(order.shipping)}</dd>
+            </div>
+          ) : null}
+          {order.discount > 0 ? (
+            <div>
+              <dt>{t.lines.discount}</dt>
+              <dd data-testid="line-discount">−{formatBRL(order.discount)}</dd>
+            </div>
+          ) : null}
+          <div className={s.linesTotal}>
+            <dt>{t.lines.total}</dt>
+            <dd data-testid="line-total">{formatBRL(order.amount)}</dd>
+          </div>
+        </dl>
+      ) : null}
       {note ? <p className={s.subtle}>{note}</p> : null}
       {order.items.length > 0 ? (
         <details className={s.items}>

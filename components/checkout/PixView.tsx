@@ -4,6 +4,8 @@ import { CopyButton } from "../ui/CopyButton";
 import { Countdown } from "./Countdown";
 import { dictionary, type Locale } from "./i18n";
 import { PixIcon } from "./icons";
+import { PixPaidButton } from "./PixPaidButton";
+import { buttonClass } from "../ui/Button";
 import s from "./checkout.module.css";
 
 /**
@@ -45,11 +47,15 @@ export async function PixView({ tx, locale, serverNow }: { tx: PayerTransaction;
           <h3 className={s.qrTitle}>{t.pix.qrHeading}</h3>
           <div className={s.qr} role="img" aria-label={t.pix.qrAlt(tx.amount)} data-testid="pix-qr" dangerouslySetInnerHTML={{ __html: svg }} />
           <p className={s.subtle}>{t.pix.qrHint}</p>
+          <a className={buttonClass("secondary")} href={`/checkout/${tx.secureId}/qr.png`} download={`pix-${tx.id}.png`} data-testid="pix-save-qr">
+            {t.pixWait.save}
+          </a>
         </div>
       </div>
       <p className={s.subtle} role="note">
         {t.pix.waiting}
       </p>
+      <PixPaidButton locale={locale} />
     </section>
   );
 }

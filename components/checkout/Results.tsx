@@ -30,6 +30,7 @@ export function PaidResult({
   method,
   paidAt,
   detail,
+  children,
 }: {
   locale: Locale;
   amount: number;
@@ -37,6 +38,8 @@ export function PaidResult({
   method: string;
   paidAt: string | null;
   detail?: string | null;
+  /** The order's references and the way back to the shop. */
+  children?: ReactNode;
 }) {
   const t = dictionary(locale);
   return (
@@ -47,15 +50,34 @@ export function PaidResult({
         {detail ? ` · ${detail}` : ""}
         {paidAt ? ` ${t.paid.at(formatDateTime(paidAt, locale))}` : ""}
       </p>
+      {children}
       <p className={s.resultMeta}>{t.paid.close}</p>
     </Result>
   );
 }
 
-export function ExpiredResult({ title, text }: { title: string; text: string }) {
+export function ExpiredResult({ title, text, children }: { title: string; text: string; children?: ReactNode }) {
   return (
     <Result tone="warn" title={title} icon={<AlertIcon />} testId="expired-screen">
       <p className={s.resultText}>{text}</p>
+      {children}
     </Result>
+  );
+}
+
+/** The references a payer quotes to the shop: its order number and our transaction number. */
+export function OrderRefs({ locale, orderRef, txNumber }: { locale: Locale; orderRef: string | null; txNumber: number }) {
+  const t = dictionary(locale);
+  return (
+    <dl className={s.receiptRefs} data-testid="order-refs">
+      {orderRef ? (
+        <>
+          <dt>{t.last.orderRef}</dt>
+          <dd data-testid="order-ref">{orderRef}</dd>
+        </>
+      ) : null}
+      <dt>{t.last.txNumber}</dt>
+      <dd data-testid="tx-number">#{txNumber}</dd>
+    </dl>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { PayerMerchant } from "@/lib/services/checkouts/checkout-page";
 import { dictionary, htmlLang, type Locale } from "./i18n";
-import { formatCnpj } from "./format";
+import { formatCnpj, formatPhoneBR } from "./format";
 import { GlobeIcon, LockIcon } from "./icons";
 import s from "./checkout.module.css";
 
@@ -11,18 +11,27 @@ export function Shell({
   merchant,
   sandbox,
   switchHref,
+  nonce,
   children,
 }: {
   locale: Locale;
   merchant: PayerMerchant | null;
   sandbox: boolean;
   switchHref: string;
+  /** The request's CSP nonce: the brand colour goes in a nonce'd style element (no inline styles). */
+  nonce?: string;
   children: ReactNode;
 }) {
   const t = dictionary(locale);
   const initial = merchant?.name.trim().charAt(0).toUpperCase() || "A";
+  const brand = merchant?.brand;
+  const support = brand?.support;
   return (
     <div className={s.page} lang={htmlLang(locale)}>
+      {brand ? (
+        // Colours checked by checkBrandColor (#rrggbb only): nothing else can reach this CSS.
+        <style nonce={nonce}>{`:root{--brand:${brand.color};--brand-hover:${brand.colorHover}}`}</style>
+      ) : null}
       {sandbox ? (
         <p className={s.testBanner}>
           <strong>{t.sandboxBadge}</strong> · {t.sandboxBanner}
@@ -30,9 +39,14 @@ export function Shell({
       ) : null}
       <header className={s.top}>
         <div className={s.topInner}>
-          <div className={s.avatar} aria-hidden="true">
-            {initial}
-          </div>
+          {brand?.logoUrl ? (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img className={s.logo} src={brand.logoUrl} alt="" width={40} height={40} data-testid="merchant-logo" />
+          ) : (
+            <div className={s.avatar} aria-hidden="true">
+              {initial}
+            </div>
+          )}
           <div className={s.merchant}>
             <h1 className={s.merchantName}>{merchant?.name ?? "Arara"}</h1>
             {merchant?.cnpj ? (
@@ -49,6 +63,25 @@ export function Shell({
         {children}
       </main>
       <footer className={s.footer}>
+        {support && (support.email || support.phone) ? (
+          <div className={s.support} data-testid="merchant-support">
+            <span>{t.support.label(merchant!.name)}</span>
+            {support.email ? (
+              <a href={`mailto:${support.email}`} data-testid="support-email">
+                {support.email}
+              </a>
+            ) : null}
+            {support.whatsapp ? (
+              <a href={support.whatsapp} rel="noreferrer" target="_blank" data-testid="support-whatsapp">
+                {t.support.whatsapp} {formatPhoneBR(support.phone!)}
+              </a>
+            ) : support.phone ? (
+              <a href={`tel:+${support.phone}`} data-testid="support-phone">
+                {formatPhoneBR(support.phone)}
+              </a>
+            ) : null}
+          </div>
+        ) : null}
         <div className={s.footerInner}>
           <span className={s.lock}>
             <LockIcon />

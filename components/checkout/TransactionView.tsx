@@ -6,7 +6,8 @@ import { ArrowLeftIcon } from "./icons";
 import { OrderSummary } from "./OrderSummary";
 import { PaymentWatcher } from "./PaymentWatcher";
 import { PixView } from "./PixView";
-import { ExpiredResult, PaidResult, Result } from "./Results";
+import { ExpiredResult, OrderRefs, PaidResult, Result } from "./Results";
+import { ReturnToStore } from "./ReturnToStore";
 import { RetryCardForm } from "./RetryCardForm";
 import { SandboxControl } from "./SandboxControl";
 import { StatusPill } from "./StatusPill";
@@ -37,8 +38,12 @@ export async function TransactionView({
       method={tx.paymentMethod}
       paidAt={tx.paidAt}
       detail={[cardLabel, installments].filter(Boolean).join(" · ") || null}
-    />
+    >
+      <OrderRefs locale={locale} orderRef={tx.orderRef} txNumber={tx.id} />
+      {tx.returnUrl ? <ReturnToStore href={tx.returnUrl} locale={locale} auto /> : null}
+    </PaidResult>
   );
+  const backToStore = tx.returnUrl ? <ReturnToStore href={tx.returnUrl} locale={locale} auto={false} /> : null;
   const back = tx.linkSecureId ? (
     <p className={s.linkRow}>
       <a className={s.textLink} href={`/checkout/${tx.linkSecureId}`}>
@@ -61,6 +66,7 @@ export async function TransactionView({
         <>
           <Result tone="neutral" title={tx.returnedAsDuplicate ? t.returned.title : t.refunded.title} testId="refunded-screen">
             <p className={s.resultText}>{tx.returnedAsDuplicate ? t.returned.text : t.refunded.text}</p>
+            {backToStore}
           </Result>
           <OrderSummary locale={locale} order={order} label={t.total} />
         </>
@@ -71,6 +77,7 @@ export async function TransactionView({
         <>
           <Result tone="warn" title={t.disputed.title}>
             <p className={s.resultText}>{t.disputed.text}</p>
+            {backToStore}
           </Result>
           <OrderSummary locale={locale} order={order} label={t.total} />
         </>
@@ -108,7 +115,9 @@ export async function TransactionView({
     case "approved": {
       const pix = tx.paymentMethod === "pix";
       const expired = (
-        <ExpiredResult title={pix ? t.pix.expiredTitle : t.boleto.expiredTitle} text={pix ? t.pix.expiredText : t.boleto.expiredText} />
+        <ExpiredResult title={pix ? t.pix.expiredTitle : t.boleto.expiredTitle} text={pix ? t.pix.expiredText : t.boleto.expiredText}>
+          {backToStore}
+        </ExpiredResult>
       );
       if (tx.expired) {
         return (

@@ -38,3 +38,11 @@ export function formatExpiry(input: string): string {
   if (d.length <= 2) return d.length === 2 && !input.includes("/") ? d : d;
   return `${d.slice(0, 2)}/${d.slice(2)}`;
 }
+
+/** "5511987654321" -> "(11) 98765-4321". */
+export function formatPhoneBR(digits: string): string {
+  const d = digits.replace(/^55/, "");
+  if (d.length === 11) return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
+  if (d.length === 10) return `(${d.slice(0, 2)}) ${d.slice(2, 6)}-${d.slice(6)}`;
+  return digits;
+}

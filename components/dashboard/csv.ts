@@ -22,3 +22,23 @@ export function decimalComma(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
 }
+
+const csvDateFmt = new Intl.DateTimeFormat("pt-BR", {
+  timeZone: "America/Sao_Paulo",
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/**
+ * "23/11/2026 05:05:54" in Brasília time: the form a pt-BR spreadsheet reads as a date and time.
+ * (Intl's own pt-BR form puts a comma after the date, which makes the cell text.)
+ */
+export function csvDateTime(d: Date | string): string {
+  const parts = Object.fromEntries(csvDateFmt.formatToParts(typeof d === "string" ? new Date(d) : d).map((p) => [p.type, p.value]));
+  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}:${parts.second}`;
+}

@@ -157,3 +157,42 @@ export function formatPhone(p: string | null): string {
   if (d.length === 10) return `(${d.slice(0, 2)}) ${d.slice(2, 6)}-${d.slice(6)}`;
   return p;
 }
+
+/** Why the acquirer refused a card, in words (the API keeps the code in `refusedReason`). */
+export const REFUSAL_LABEL: Record<string, string> = {
+  card_declined: "O banco emissor recusou o cartão.",
+  insufficient_funds: "Saldo ou limite insuficiente no cartão.",
+  expired_card: "O cartão está vencido.",
+  processing_error: "Erro ao processar o pagamento na adquirente.",
+};
+
+export function refusalLabel(reason: string): string {
+  return REFUSAL_LABEL[reason] ?? "A adquirente não aprovou o pagamento.";
+}
+
+/**
+ * Why a cash-out failed, in words. The PSP answers in its own terms (kept as they came in
+ * `failReason`); the known ones are told in Portuguese, anything else with a general sentence.
+ */
+export function cashOutFailureLabel(reason: string): string {
+  const r = reason.toLowerCase();
+  if (/not registered|not found|dict|unknown key|nao encontrad|não encontrad/.test(r)) {
+    return "A chave PIX não está cadastrada no DICT. Confira a chave e tente de novo.";
+  }
+  if (/rejected|recus|refused|declined/.test(r)) return "A instituição de destino recusou a transferência.";
+  if (/timeout|timed out|unavailable|indispon/.test(r)) return "O PSP não respondeu a tempo; o valor voltou ao saldo disponível.";
+  if (/limit|limite/.test(r)) return "A transferência passou de um limite da instituição.";
+  return "A transferência não foi concluída pelo PSP; o valor voltou ao saldo disponível.";
+}
+
+/**
+ * The status a merchant sees: a PIX or boleto still pending past its expiry can no longer be paid
+ * and reads "Expirado". Derived at display time; the stored status stays "pending".
+ */
+export function displayStatus(t: { status: string; paymentMethod: string; expiresAt: Date | string | null }, now: Date): string {
+  if (t.status !== "pending" || !t.expiresAt || t.paymentMethod === "credit_card") return t.status;
+  return toDate(t.expiresAt).getTime() < now.getTime() ? "expired" : t.status;
+}
+
+/** Transaction statuses with the derived "Expirado". */
+export const TX_STATUS_LABEL: Record<string, string> = { ...STATUS_LABEL, expired: "Expirado" };

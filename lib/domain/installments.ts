@@ -23,3 +23,61 @@ export function installmentOptions(amount: number, max: number = MAX_CARD_INSTAL
   const cap = Math.max(1, Math.min(max, MAX_CARD_INSTALLMENTS, Math.floor(amount / MIN_INSTALLMENT_CENTAVOS)));
   return Array.from({ length: cap }, (_, i) => ({ count: i + 1, each: Math.floor(amount / (i + 1)), total: amount }));
 }
+
+/**
+ * The merchant's installment policy: up to `maxInstallments`, the first `interestFree` of them
+ * without interest; beyond them the payer pays `monthlyRateBp` (basis points a month: 199 = 1,99%
+ * a.m.) by the Price table (equal installments, compound interest).
+ */
+export type InstallmentPlan = { maxInstallments: number; interestFree: number; monthlyRateBp: number };
+
+/** Today's behaviour: up to 12, all interest-free. */
+export const DEFAULT_INSTALLMENT_PLAN: InstallmentPlan = { maxInstallments: MAX_CARD_INSTALLMENTS, interestFree: MAX_CARD_INSTALLMENTS, monthlyRateBp: 0 };
+
+export type PricedInstallmentOption = InstallmentOption & { interest: boolean; monthlyRateBp: number };
+
+/**
+ * Price-table installment, exactly: PMT = PV·i·(1+i)^n / ((1+i)^n − 1) with i = bp/10000, in
+ * integers (BigInt), rounded half up to the centavo. No floating point: the same centavos in the
+ * payer's browser, the server and the tests.
+ */
+export function priceInstallment(amount: number, n: number, monthlyRateBp: number): number {
+  if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`amount must be positive centavos, got ${amount}`);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
+  if (!Number.isInteger(monthlyRateBp) || monthlyRateBp < 0) throw new RangeError(`monthlyRateBp must be a non-negative integer, got ${monthlyRateBp}`);
+  if (monthlyRateBp === 0) return Math.ceil(amount / n);
+  const a = BigInt(10_000 + monthlyRateBp) ** BigInt(n);
+  const b = 10_000n ** BigInt(n);
+  const num = BigInt(amount) * BigInt(monthlyRateBp) * a;
+  const den = 10_000n * (a - b);
+  // Round half up: floor((2·num + den) / (2·den)).
+  return Number((2n * num + den) / (2n * den));
+}
+
+/**
+ * The options a payer sees under a plan: interest-free ones as installmentOptions (the amount
+ * split, the total unchanged), the others at the plan's rate with the total the payer pays
+ * (installment × count). The minimum installment still caps the count.
+ */
+export function pricedInstallmentOptions(amount: number, plan: InstallmentPlan = DEFAULT_INSTALLMENT_PLAN): PricedInstallmentOption[] {
+  const max = Math.max(1, Math.min(plan.maxInstallments, MAX_CARD_INSTALLMENTS));
+  return installmentOptions(amount, max).map((o) => {
+    if (o.count <= Math.max(1, plan.interestFree) || plan.monthlyRateBp === 0) return { ...o, interest: false, monthlyRateBp: 0 };
+    const each = priceInstallment(amount, o.count, plan.monthlyRateBp);
+    return { count: o.count, each, total: each * o.count, interest: true, monthlyRateBp: plan.monthlyRateBp };
+  });
+}
+
+/** Checks a plan a merchant sets (or a charge overrides): null when fine, else what is wrong. */
+export function installmentPlanProblem(plan: InstallmentPlan): string | null {
+  if (!Number.isInteger(plan.maxInstallments) || plan.maxInstallments < 1 || plan.maxInstallments > MAX_CARD_INSTALLMENTS) {
+    return `maxInstallments must be 1 to ${MAX_CARD_INSTALLMENTS}`;
+  }
+  if (!Number.isInteger(plan.interestFree) || plan.interestFree < 1 || plan.interestFree > plan.maxInstallments) {
+    return "interestFree must be 1 to maxInstallments";
+  }
+  if (!Number.isInteger(plan.monthlyRateBp) || plan.monthlyRateBp < 0 || plan.monthlyRateBp > 1_000) {
+    return "monthlyRateBp must be 0 to 1000 (10% a month)";
+  }
+  return null;
+}

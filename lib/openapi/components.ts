@@ -177,6 +177,7 @@ export const CreatedTransactionSchema = z
     ...transactionFields,
     fees: centavos("Fee from your plan").optional(),
     postbackUrl: z.string().nullable().optional().meta({ description: "Echo of the webhook URL" }),
+    returnUrl: z.string().nullable().optional().meta({ description: "Echo of the URL the checkout's last screen returns to" }),
     card: CardSummarySchema.optional().meta({ description: "Card only" }),
     boleto: BoletoSchema.optional().meta({ description: "Boleto only" }),
   })
@@ -269,6 +270,7 @@ export const CheckoutSchema = z
     methods: z.array(z.enum(PAYMENT_METHODS)),
     externalRef: z.string().nullable(),
     postbackUrl: z.string().nullable(),
+    returnUrl: z.string().nullable().meta({ description: "Where the last screen returns the payer to" }),
     metadata: z.string().nullable(),
     transactionId: z.number().int().nullable().meta({ description: "The paid transaction made from the link" }),
     expiresAt: z.string().nullable(),

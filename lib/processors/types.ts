@@ -107,3 +107,18 @@ export type Processor = {
   pix: PixProvider;
   boleto: BoletoProvider;
 };
+
+/** Who holds a PIX key, as the PSP's DICT lookup answers: shown to the merchant before a cash-out. */
+export type PixKeyHolder = {
+  /** The holder's name as registered (a person's or a company's). */
+  name: string;
+  /** The institution the key points to. */
+  institution: string;
+  /** Its ISPB (8 digits). */
+  ispb: string;
+};
+
+export interface PixKeyLookup {
+  /** The key's holder; null when the key is not registered in the DICT. `key` is in DICT form. */
+  lookupKey(input: { type: string; key: string; now: Date }): Promise<PixKeyHolder | null>;
+}

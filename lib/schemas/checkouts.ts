@@ -52,6 +52,7 @@ export const CreateCheckoutInput = z
       description: "Your own identifier; copied to every transaction made from the link",
     }),
     postbackUrl: httpUrl.optional().meta({ description: "Receives the webhooks of the link's transactions" }),
+    returnUrl: httpUrl.optional().meta({ description: "Your store's page the link's last screen returns the payer to; copied to its transactions" }),
     metadata: z
       .union([z.string(), z.record(z.string(), z.unknown())])
       .transform((m) => (typeof m === "string" ? m : JSON.stringify(m)))

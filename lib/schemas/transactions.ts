@@ -179,6 +179,10 @@ export const CreateTransactionRequest = z
       .nullish()
       .transform((v) => v || null)
       .meta({ description: "Receives a webhook on each status change (http:// or https://)" }),
+    returnUrl: httpUrl
+      .nullish()
+      .transform((v) => v || null)
+      .meta({ description: "Your store's page the hosted checkout's last screen returns the payer to (http:// or https://)" }),
     metadata: z
       .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], need("a string or an object"))
       .transform((m) => (typeof m === "string" ? m : JSON.stringify(m)))

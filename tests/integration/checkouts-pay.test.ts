@@ -78,8 +78,17 @@ describe("checkout page data", () => {
     const data = await getCheckoutPageData(t.secureId);
     expect(data?.kind).toBe("transaction");
     if (data?.kind !== "transaction") return;
-    expect(data.merchant).toEqual({ name: expect.stringContaining("Loja Checkout"), cnpj: null, publicKey: a.publicKey });
-    expect(data.order).toEqual({ amount: 5000, description: null, items: [{ title: "Tênis", quantity: 1, unitPrice: 5000 }] });
+    // The brand is what the merchant chose to show payers (here none yet: the defaults).
+    const brand = { color: "#0f766e", colorHover: "#0d645e", logoUrl: null, support: { email: null, phone: null, whatsapp: null } };
+    expect(data.merchant).toEqual({ name: expect.stringContaining("Loja Checkout"), cnpj: null, publicKey: a.publicKey, brand });
+    expect(data.order).toEqual({
+      amount: 5000,
+      description: null,
+      items: [{ title: "Tênis", quantity: 1, unitPrice: 5000 }],
+      subtotal: 5000,
+      shipping: 0,
+      discount: 0,
+    });
     expect(data.transaction).toMatchObject({ status: "pending", paymentMethod: "pix", sandbox: true, expired: false, canRetry: false });
     expect(data.transaction.pix?.qrcode).toMatch(/^000201/);
     const text = JSON.stringify(data);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_CARD_INSTALLMENTS, installmentOptions } from "@/lib/domain/installments";
+import {
+  MAX_CARD_INSTALLMENTS,
+  installmentOptions,
+  installmentPlanProblem,
+  priceInstallment,
+  pricedInstallmentOptions,
+} from "@/lib/domain/installments";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 
 describe("installmentOptions", () => {
@@ -25,5 +31,48 @@ describe("installmentOptions", () => {
 
   it("honours a lower maximum", () => {
     expect(installmentOptions(100_000, 3)).toHaveLength(3);
+  });
+});
+
+describe("Price table (juros do parcelamento)", () => {
+  // Vectors computed independently (Python, exact fractions): PMT = PV·i/(1−(1+i)^−n), rounded half
+  // up to the centavo.
+  it.each([
+    // amount, n, rate bp, installment
+    [100_000, 12, 199, 9_450], // R$ 1.000,00 em 12x a 1,99% a.m.: 94,5015… -> R$ 94,50
+    [100_000, 2, 100, 50_751], // 1% a.m., 2x: 507,5124… -> 507,51
+    [15_900, 3, 299, 5_620], // R$ 159,00 em 3x a 2,99%: 56,2005… -> R$ 56,20
+    [1_000, 10, 500, 130], // R$ 10,00, 10x a 5%: 1,2950… -> 1,30
+    [250_000, 6, 0, 41_667], // no rate: the amount split, rounded up
+  ])("%i centavos in %ix at %i bp a month -> %i each", (amount, n, bp, each) => {
+    expect(priceInstallment(amount, n, bp)).toBe(each);
+  });
+
+  it("one installment with interest is the amount plus one month (the plans never ask for it: 1x is interest-free)", () => {
+    expect(priceInstallment(12_345, 1, 299)).toBe(12_714); // 12345 × 1,0299 = 12714,1…
+  });
+
+  it("offers the plan: interest-free up to its limit, then the rate, with the total the payer pays", () => {
+    const opts = pricedInstallmentOptions(100_000, { maxInstallments: 12, interestFree: 3, monthlyRateBp: 199 });
+    expect(opts).toHaveLength(12);
+    expect(opts[2]).toEqual({ count: 3, each: 33_333, total: 100_000, interest: false, monthlyRateBp: 0 });
+    expect(opts[3].interest).toBe(true);
+    expect(opts[11]).toEqual({ count: 12, each: 9_450, total: 113_400, interest: true, monthlyRateBp: 199 });
+  });
+
+  it("keeps the minimum installment and the plan's maximum", () => {
+    expect(pricedInstallmentOptions(1_500, { maxInstallments: 12, interestFree: 1, monthlyRateBp: 299 }).map((o) => o.count)).toEqual([1, 2, 3]);
+    expect(pricedInstallmentOptions(100_000, { maxInstallments: 4, interestFree: 4, monthlyRateBp: 0 })).toHaveLength(4);
+  });
+
+  it("defaults to today's behaviour (12x, no interest)", () => {
+    expect(pricedInstallmentOptions(100_000).every((o) => !o.interest && o.total === 100_000)).toBe(true);
+  });
+
+  it("refuses plans that make no sense", () => {
+    expect(installmentPlanProblem({ maxInstallments: 13, interestFree: 1, monthlyRateBp: 0 })).toMatch(/maxInstallments/);
+    expect(installmentPlanProblem({ maxInstallments: 6, interestFree: 7, monthlyRateBp: 0 })).toMatch(/interestFree/);
+    expect(installmentPlanProblem({ maxInstallments: 6, interestFree: 2, monthlyRateBp: 1_001 })).toMatch(/monthlyRateBp/);
+    expect(installmentPlanProblem({ maxInstallments: 6, interestFree: 2, monthlyRateBp: 199 })).toBeNull();
   });
 });

@@ -50,7 +50,9 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form className={ui.form} onSubmit={onSubmit} noValidate={false}>
+    // method="post": a submit before hydration (or without JavaScript) sends the password in the body,
+    // never in the address (a GET form would put it in the URL, the history and the server's logs).
+    <form className={ui.form} method="post" action="/login" onSubmit={onSubmit} noValidate={false}>
       {error && (
         <div className={`${ui.alert} ${ui.alertError}`} role="alert">
           {error}

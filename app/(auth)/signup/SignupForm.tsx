@@ -99,7 +99,8 @@ export function SignupForm() {
     <>
       <h1>Criar conta</h1>
       <p>Comece a receber em minutos. Todas as transações são de teste (sandbox).</p>
-      <form className={ui.form} onSubmit={onSubmit}>
+      {/* method="post": never a password in the URL, even when submitted before hydration. */}
+      <form className={ui.form} method="post" action="/signup" onSubmit={onSubmit}>
         {state.status === "error" && (
           <div className={`${ui.alert} ${ui.alertError}`} role="alert">
             {state.message}

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { ensureDatabase } from "@/lib/db/client";
@@ -47,7 +47,13 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   const other = locale === "pt" ? "en" : "pt";
   const sandbox = data.kind === "transaction" ? data.transaction.sandbox : data.link.sandbox;
   return (
-    <Shell locale={locale} merchant={data.merchant} sandbox={sandbox} switchHref={`/checkout/${secureId}?lang=${other}`}>
+    <Shell
+      locale={locale}
+      merchant={data.merchant}
+      sandbox={sandbox}
+      switchHref={`/checkout/${secureId}?lang=${other}`}
+      nonce={(await headers()).get("x-nonce") ?? undefined}
+    >
       {data.kind === "transaction" ? (
         <TransactionView tx={data.transaction} order={data.order} merchant={data.merchant} locale={locale} serverNow={now} />
       ) : (

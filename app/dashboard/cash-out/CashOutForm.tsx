@@ -8,6 +8,8 @@ import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { cashOutAction } from "./actions";
+import { lookupRecipientAction } from "./lookup-action";
+import type { PixKeyHolder } from "@/lib/processors/types";
 import { FORM_KEY_FIELD } from "@/lib/auth/form-key";
 import ui from "@/components/dashboard/ui.module.css";
 
@@ -19,6 +21,9 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
   const [description, setDescription] = useState("");
   const [step, setStep] = useState<"edit" | "confirm">("edit");
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The key's holder from the PSP's DICT lookup: whose account the money goes to.
+  const [holder, setHolder] = useState<PixKeyHolder | null>(null);
+  const [looking, setLooking] = useState(false);
   const [state, formAction, pending] = useActionState<ActionState<{ id: number }>, FormData>(async (prev, form) => {
     const result = await cashOutAction(prev, form);
     setStep("edit");
@@ -43,7 +48,21 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
     if (!key) errs.pixKey = "Informe a chave PIX de destino.";
     else if (!key.ok) errs.pixKey = pixKeyErrorText(key) ?? "";
     setErrors(errs);
-    if (Object.keys(errs).length === 0) setStep("confirm");
+    if (Object.keys(errs).length > 0 || !key?.ok) return;
+    setLooking(true);
+    void lookupRecipientAction(key.key, key.type)
+      .then((res) => {
+        if (res.status === "ok" && res.data?.holder) {
+          setHolder(res.data.holder);
+          setStep("confirm");
+        } else if (res.status === "ok") {
+          setErrors({ pixKey: "Esta chave PIX não está cadastrada em nenhuma instituição (DICT). Confira a chave." });
+        } else {
+          setErrors({ pixKey: res.status === "error" ? res.message : "Não foi possível consultar a chave agora." });
+        }
+      })
+      .catch(() => setErrors({ pixKey: "Não foi possível consultar a chave agora. Tente de novo." }))
+      .finally(() => setLooking(false));
   }
 
   const serverErrors = state.status === "error" ? state.fieldErrors : undefined;
@@ -65,6 +84,14 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
             {key.key}
           </strong>
         </div>
+        {holder && (
+          <div className={ui.summaryRow}>
+            <span>Recebedor</span>
+            <strong data-testid="confirm-holder">
+              {holder.name} · {holder.institution}
+            </strong>
+          </div>
+        )}
         <div className={ui.summaryRow}>
           <span>Valor do saque</span>
           <strong>{formatBRL(amount)}</strong>
@@ -168,8 +195,8 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
         />
       </div>
       <div>
-        <button type="submit" className={ui.button}>
-          Revisar saque
+        <button type="submit" className={ui.button} disabled={looking}>
+          {looking ? "Consultando a chave…" : "Revisar saque"}
         </button>
       </div>
     </form>

@@ -26,7 +26,17 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <PageHeader title="Saques" description="Transfira o saldo disponível para qualquer chave PIX." />
-      <div className={ui.split}>
+      <div className={`${ui.split} ${ui.splitFormFirst}`}>
+        <section className={ui.card} aria-labelledby="novo-saque">
+          <h2 id="novo-saque">Novo saque PIX</h2>
+          <div className={ui.stat} style={{ marginBottom: 16 }}>
+            <span className={ui.statLabel}>Disponível para saque</span>
+            <span className={ui.statValue} data-testid="cash-out-available">
+              {formatBRL(balance.available)}
+            </span>
+          </div>
+          <CashOutForm available={balance.available} fee={fee} formKey={newFormKey()} />
+        </section>
         <section className={`${ui.card} ${ui.cardFlush}`} aria-labelledby="historico">
           <h2 id="historico" style={{ padding: "20px 20px 0" }}>
             Histórico
@@ -52,7 +62,7 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
                 </thead>
                 <tbody>
                   {rows.map((c) => (
-                    <tr key={c.id} data-cash-out-id={c.id}>
+                    <tr key={c.id} data-cash-out-id={c.id} className={ui.rowTap}>
                       <td data-label="Nº">
                         <Link href={`/dashboard/cash-out/${c.id}`} className={ui.rowLink}>
                           #{c.id}
@@ -89,16 +99,6 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
             total={pagination.total}
             noun={["saque", "saques"]}
           />
-        </section>
-        <section className={ui.card} aria-labelledby="novo-saque">
-          <h2 id="novo-saque">Novo saque PIX</h2>
-          <div className={ui.stat} style={{ marginBottom: 16 }}>
-            <span className={ui.statLabel}>Disponível para saque</span>
-            <span className={ui.statValue} data-testid="cash-out-available">
-              {formatBRL(balance.available)}
-            </span>
-          </div>
-          <CashOutForm available={balance.available} fee={fee} formKey={newFormKey()} />
         </section>
       </div>
     </>

@@ -22,7 +22,15 @@ export default async function SettingsPage() {
   const plan = a.feePlan;
   return (
     <>
-      <PageHeader title="Configurações" description="Dados da empresa, chave PIX de recebimento e tarifas." />
+      <PageHeader
+        title="Configurações"
+        description="Dados da empresa, chave PIX de recebimento e tarifas."
+        actions={
+          <Link href="/dashboard/settings/branding" className={`${ui.button} ${ui.secondary}`}>
+            Marca do checkout
+          </Link>
+        }
+      />
       <div className={ui.split}>
         <section className={ui.card} aria-labelledby="empresa">
           <h2 id="empresa">Dados da empresa</h2>

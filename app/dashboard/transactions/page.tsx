@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { endOfDayBR, startOfDayBR } from "@/components/dashboard/dates";
-import { formatBRL, formatDateTime, METHOD_LABEL, STATUS_LABEL } from "@/components/dashboard/format";
+import { displayStatus, formatBRL, formatDateTime, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Transações" };
@@ -121,7 +121,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
               </thead>
               <tbody>
                 {rows.map((t) => (
-                  <tr key={t.id} data-transaction-id={t.id}>
+                  <tr key={t.id} data-transaction-id={t.id} className={ui.rowTap}>
                     <td data-label="Nº">
                       <Link href={`/dashboard/transactions/${t.id}`} className={ui.rowLink}>
                         #{t.id}
@@ -136,7 +136,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
                     </td>
                     <td data-label="Meio">{METHOD_LABEL[t.paymentMethod] ?? t.paymentMethod}</td>
                     <td data-label="Status">
-                      <StatusBadge status={t.status} labels={STATUS_LABEL} />
+                      <StatusBadge status={displayStatus(t, ctx.now)} labels={TX_STATUS_LABEL} />
                     </td>
                     <td data-label="Valor" className={ui.num}>
                       <strong>{formatBRL(t.amount)}</strong>

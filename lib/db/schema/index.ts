@@ -6,3 +6,4 @@ export * from "./webhooks";
 export * from "./idempotency";
 export * from "./psp";
 export * from "./rate-limits";
+export * from "./branding";

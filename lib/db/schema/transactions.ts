@@ -46,6 +46,8 @@ export const transactions = pgTable(
     acquirerRef: text(),
     externalRef: text(),
     postbackUrl: text(),
+    /** Where the hosted checkout's last screen sends the payer back to (the merchant's store). */
+    returnUrl: text(),
     customer: jsonb().$type<CustomerRecord>().notNull(),
     /** Denormalised for the list filters. */
     customerEmail: text().notNull(),
@@ -92,6 +94,8 @@ export const transactions = pgTable(
      */
     dialect: text().notNull().default("api"),
     paidAt: timestamp({ withTimezone: true, mode: "date" }),
+    /** When the payer's e-mail receipt was handed to the SMTP server (null: not yet, or no SMTP). */
+    receiptSentAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -168,6 +172,8 @@ export const checkouts = pgTable(
     methods: jsonb().$type<string[]>().notNull(),
     externalRef: text(),
     postbackUrl: text(),
+    /** Where the hosted checkout's last screen sends the payer back to; copied to the link's charges. */
+    returnUrl: text(),
     metadata: text(),
     expiresAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),

@@ -14,18 +14,43 @@ import { findAccountById } from "../accounts/accounts";
 import { checkoutStatusSql, type CheckoutRow, type CheckoutStatus } from "./checkout-view";
 import { linkPaymentOf, returnedPaymentsOf } from "./link-payment";
 import { boletoUrlOf, type TransactionRow } from "../transactions/transaction-view";
+import { getBranding, payerBrandOf, type PayerBrand } from "../accounts/branding";
 
 /** Refused card attempts one order may take on the hosted page before it stops offering another try. */
 export const MAX_CARD_ATTEMPTS = 5;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type PayerMerchant = { name: string; cnpj: string | null; publicKey: string };
+export type PayerMerchant = {
+  /** The display name the merchant chose for the checkout, else the company's name. */
+  name: string;
+  cnpj: string | null;
+  publicKey: string;
+  /** Colour (contrast-checked, with a fallback), logo and support contact. */
+  brand: PayerBrand;
+};
 export type PayerItem = { title: string; quantity: number; unitPrice: number };
-export type PayerOrder = { amount: number; description: string | null; items: PayerItem[] };
+/** The order as the payer reads it: the lines add up to the amount (items + shipping − discount). */
+export type PayerOrder = {
+  amount: number;
+  description: string | null;
+  items: PayerItem[];
+  /** Sum of the items. */
+  subtotal: number;
+  /** Shipping charged on top of the items (0 when none). */
+  shipping: number;
+  /** What the total is below items + shipping (0 when none). */
+  discount: number;
+};
 
 export type PayerTransaction = {
   secureId: string;
+  /** The transaction number (the merchant's dashboard and support know it by this). */
+  id: number;
+  /** The merchant's order reference (externalRef), when given. */
+  orderRef: string | null;
+  /** The merchant's store page the last screen returns to (the charge's, else its link's). */
+  returnUrl: string | null;
   status: TransactionStatus;
   paymentMethod: PaymentMethod;
   amount: number;
@@ -60,6 +85,8 @@ export type PayerLink = {
   returned: { paymentMethod: PaymentMethod; amount: number; paidAt: string }[];
   /** The merchant's account is in test mode: charges made here are sandbox charges. */
   sandbox: boolean;
+  /** The merchant's store page the last screen returns to. */
+  returnUrl: string | null;
 };
 
 export type CheckoutPageData =
@@ -72,20 +99,32 @@ export function isSecureId(s: string): boolean {
   return UUID_RE.test(s);
 }
 
-function merchantView(account: Account): PayerMerchant {
+async function merchantView(account: Account): Promise<PayerMerchant> {
+  const branding = await getBranding(account.id);
   return {
-    name: account.name,
+    name: branding?.displayName || account.name,
+    brand: payerBrandOf(branding),
     // A company's CNPJ is public and reassures the payer; a person's CPF is personal data.
     cnpj: account.documentType === "cnpj" ? account.document : null,
     publicKey: account.publicKey,
   };
 }
 
-function orderView(amount: number, items: { title: string; quantity: number; unitPrice: number }[], description: string | null): PayerOrder {
+export function orderView(
+  amount: number,
+  items: { title: string; quantity: number; unitPrice: number }[],
+  description: string | null,
+  shippingFee: number | null = null,
+): PayerOrder {
+  const subtotal = items.reduce((n, i) => n + i.unitPrice * i.quantity, 0);
+  const shipping = Math.max(0, shippingFee ?? 0);
   return {
     amount,
     description,
     items: items.map((i) => ({ title: i.title, quantity: i.quantity, unitPrice: i.unitPrice })),
+    subtotal,
+    shipping,
+    discount: Math.max(0, subtotal + shipping - amount),
   };
 }
 
@@ -160,6 +199,9 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
     (await cardAttemptsOf(t)) < MAX_CARD_ATTEMPTS;
   return {
     secureId: t.secureId,
+    id: t.id,
+    orderRef: t.externalRef,
+    returnUrl: t.returnUrl ?? link?.row.returnUrl ?? null,
     status: t.status as TransactionStatus,
     paymentMethod: method,
     amount: t.amount,
@@ -213,6 +255,7 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
     pending,
     returned,
     sandbox: !account.livemode,
+    returnUrl: row.returnUrl,
   };
 }
 
@@ -237,8 +280,8 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
     if (!account) return null;
     return {
       kind: "transaction",
-      merchant: merchantView(account),
-      order: orderView(t.amount, t.items, link?.row.description ?? null),
+      merchant: await merchantView(account),
+      order: orderView(t.amount, t.items, link?.row.description ?? null, t.shipping?.fee ?? null),
       transaction: await payerTransactionView(t, now),
     };
   }
@@ -248,7 +291,7 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
   if (!account) return null;
   return {
     kind: "link",
-    merchant: merchantView(account),
+    merchant: await merchantView(account),
     order: orderView(link.row.amount, link.row.items, link.row.description),
     link: await payerLinkView(link.row, link.status, account, now),
   };

@@ -61,6 +61,7 @@ export function checkoutResource({ row, status, paidTransactionId }: CheckoutWit
     methods: row.methods,
     externalRef: row.externalRef,
     postbackUrl: row.postbackUrl,
+    returnUrl: row.returnUrl,
     metadata: row.metadata,
     transactionId: paidTransactionId,
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,

@@ -63,6 +63,7 @@ export async function createCheckout(ctx: ServiceContext, raw: unknown, outer?: 
       items,
       methods,
       externalRef: input.externalRef || null,
+      returnUrl: input.returnUrl || null,
       postbackUrl: input.postbackUrl || null,
       metadata: input.metadata ?? null,
       expiresAt,

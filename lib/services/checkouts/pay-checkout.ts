@@ -126,6 +126,7 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     shipping: t.shipping,
     externalRef: t.externalRef,
     postbackUrl: t.postbackUrl,
+    returnUrl: t.returnUrl,
     metadata: t.metadata,
     traceable: t.traceable,
     ip: req.ip,
@@ -177,6 +178,7 @@ async function payLink(
     customer: { name: payer.name, email: payer.email, document: { type: documentType, number: document } },
     externalRef: row.externalRef,
     postbackUrl: row.postbackUrl,
+    returnUrl: row.returnUrl,
     metadata: row.metadata,
   };
   if (method === "credit_card") {

@@ -131,6 +131,7 @@ function baseValues(ctx: ServiceContext, input: Request, processor: Processor, o
     acquirerType: processor.name,
     externalRef: input.externalRef,
     postbackUrl: input.postbackUrl,
+    returnUrl: input.returnUrl,
     customer: {
       name: c.name,
       email: c.email,
@@ -288,6 +289,7 @@ export function transactionCreatedResource(t: TransactionRow) {
     ...transactionResource(t),
     fees: t.feeEstimated,
     ...(t.postbackUrl ? { postbackUrl: t.postbackUrl } : {}),
+    ...(t.returnUrl ? { returnUrl: t.returnUrl } : {}),
     ...(t.paymentMethod === "credit_card"
       ? {
           installments: t.installments,

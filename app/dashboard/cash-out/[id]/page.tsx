@@ -5,7 +5,7 @@ import { getCashOut } from "@/lib/services/cash-outs/get-cash-out";
 import { ServiceError } from "@/lib/services/errors";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { CASH_OUT_STATUS_LABEL, formatBRL, formatDateTimeSeconds, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import { cashOutFailureLabel, CASH_OUT_STATUS_LABEL, formatBRL, formatDateTimeSeconds, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Saque" };
@@ -74,7 +74,7 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
             {c.failReason && (
               <>
                 <dt>Motivo da falha</dt>
-                <dd>{c.failReason}</dd>
+                <dd data-testid="cash-out-fail-reason">{cashOutFailureLabel(c.failReason)}</dd>
               </>
             )}
             <dt>Concluído em</dt>

@@ -1,10 +1,10 @@
 import { getDashboardContext } from "@/lib/auth/session";
 import { listStatement } from "@/lib/services/accounts/list-statement";
 import { localDate } from "@/lib/services/dashboard/dashboard-overview";
-import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatDateTimeSeconds } from "@/components/dashboard/format";
+import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL } from "@/components/dashboard/format";
 import { entryDescription } from "@/components/dashboard/statement-text";
 import { statementFilters, statementQuery } from "@/components/dashboard/statement-filters";
-import { CSV_BOM, csvField, csvLine, decimalComma } from "@/components/dashboard/csv";
+import { CSV_BOM, csvDateTime, csvField, csvLine, decimalComma } from "@/components/dashboard/csv";
 
 // A statement larger than this is better read through the API's cursor.
 const MAX_ROWS = 100_000;
@@ -43,7 +43,7 @@ export async function GET(req: Request): Promise<Response> {
     const page = await listStatement(ctx, { ...query, cursor });
     for (const e of page.data) {
       body += csvLine([
-        csvField(formatDateTimeSeconds(e.createdAt)),
+        csvField(csvDateTime(e.createdAt)),
         csvField(ENTRY_TYPE_LABEL[e.type] ?? e.type, { text: true }),
         csvField(entryDescription(e), { text: true }),
         csvField(ACCOUNT_LABEL[e.account] ?? e.account),

@@ -24,6 +24,8 @@ import {
   METHOD_LABEL,
   STATUS_LABEL,
 } from "@/components/dashboard/format";
+import { displayStatus, refusalLabel, TX_STATUS_LABEL } from "@/components/dashboard/format";
+import { FeeStat } from "@/components/dashboard/FeeStat";
 import { newFormKey } from "@/lib/auth/idempotent-action";
 import { RefundForm } from "./RefundForm";
 import { SandboxMoves } from "./SandboxMoves";
@@ -69,13 +71,13 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   const method = t.paymentMethod as PaymentMethod;
   const status = t.status as TransactionStatus;
   // Refunds have their own form with a confirmation step; the sandbox offers the other moves.
+  const expired = t.status === "pending" && isPastExpiry(t.expiresAt, ctx.now);
+  // An expired PIX or boleto can no longer be paid (the sandbox refuses): not offered.
   const moves = t.livemode
     ? []
-    : SANDBOX_TEST_MOVES.filter((to) => to !== "refunded" && canSandboxMove(method, status, to)).map((to) => ({
-        to,
-        label: sandboxLabel(status, to),
-      }));
-  const expired = t.status === "pending" && isPastExpiry(t.expiresAt, ctx.now);
+    : SANDBOX_TEST_MOVES.filter((to) => to !== "refunded" && canSandboxMove(method, status, to))
+        .filter((to) => !(expired && (to === "paid" || to === "processing")))
+        .map((to) => ({ to, label: sandboxLabel(status, to) }));
 
   return (
     <>
@@ -83,7 +85,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         back={{ href: "/dashboard/transactions", label: "Transações" }}
         title={
           <span style={{ display: "inline-flex", alignItems: "center", gap: 12, flexWrap: "wrap" }}>
-            Transação #{t.id} <StatusBadge status={t.status} labels={STATUS_LABEL} />
+            Transação #{t.id} <StatusBadge status={displayStatus(t, ctx.now)} labels={TX_STATUS_LABEL} />
           </span>
         }
         description={`${METHOD_LABEL[t.paymentMethod] ?? t.paymentMethod} · criada em ${formatDateTime(t.createdAt)}`}
@@ -121,14 +123,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             {formatBRL(t.refundedAmount)}
           </span>
         </div>
-        <div className={`${ui.card} ${ui.stat}`}>
-          <span className={ui.statLabel}>Tarifa</span>
-          <span className={ui.statValue}>{formatBRL(t.feeEstimated)}</span>
-          <span className={ui.statHint}>
-            líquido {formatBRL(t.amount - t.feeEstimated)}
-            {t.feeFixed > 0 ? ` · inclui fixo de ${formatBRL(t.feeFixed)}` : ""}
-          </span>
-        </div>
+        <FeeStat status={t.status} fee={t.feeEstimated} amount={t.amount} feeFixed={t.feeFixed} />
       </section>
 
       <div className={`${ui.split} ${ui.section}`}>
@@ -230,7 +225,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               {t.refusedReason && (
                 <>
                   <dt>Motivo da recusa</dt>
-                  <dd>{t.refusedReason}</dd>
+                  <dd data-testid="refusal-reason">{refusalLabel(t.refusedReason)}</dd>
                 </>
               )}
               {t.expiresAt && t.status === "pending" && (
