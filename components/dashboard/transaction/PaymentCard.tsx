@@ -1,5 +1,5 @@
 import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
-import { KeyBox } from "@/components/dashboard/CopyButton";
+import { KeyBox } from "@/components/ui/KeyBox";
 import { formatDateTime, METHOD_LABEL, refusalLabel } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
