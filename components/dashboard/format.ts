@@ -63,24 +63,7 @@ export const METHOD_LABEL: Record<string, string> = {
 
 export const METHOD_SHORT: Record<string, string> = { pix: "PIX", credit_card: "Cartão", boleto: "Boleto" };
 
-export const ENTRY_TYPE_LABEL: Record<string, string> = {
-  payment: "Pagamento",
-  fee: "Tarifa",
-  refund: "Reembolso",
-  chargeback: "Chargeback",
-  chargeback_reversal: "Chargeback revertido",
-  cash_out: "Saque PIX",
-  cash_out_fee: "Tarifa de saque",
-  cash_out_reversal: "Saque devolvido",
-  settlement: "Liberação de saldo",
-  adjustment: "Ajuste",
-};
-
-export const ACCOUNT_LABEL: Record<string, string> = {
-  available: "Disponível",
-  waiting_funds: "A receber",
-  reserved: "Reservado",
-};
+export { ACCOUNT_LABEL, ENTRY_TYPE_LABEL } from "@/lib/domain/statement-labels";
 
 export const CASH_OUT_STATUS_LABEL: Record<string, string> = {
   pending: "Pendente",

@@ -2,11 +2,15 @@
 
 import { useEffect, useRef, useState } from "react";
 import s from "./ui.module.css";
+import d from "@/components/dashboard/ui.module.css";
 
 /**
  * Copies a code (PIX copy-and-paste, boleto line) and says so twice: on the button, for the eye,
  * and in a polite live region, for screen readers. When the Clipboard API is refused (an old
  * browser, an insecure origin) it selects the code's text so the payer can copy it by hand.
+ *
+ * `size="small"`: the dashboard's compact secondary button beside a key or a link; it says
+ * "copied" on itself (a live region) for two seconds and nothing when copying fails.
  */
 export function CopyButton({
   text,
@@ -15,14 +19,16 @@ export function CopyButton({
   failedLabel,
   selectId,
   variant = "primary",
+  size = "block",
 }: {
   text: string;
   label: string;
   copiedLabel: string;
-  failedLabel: string;
+  failedLabel?: string;
   /** Element whose text is selected when copying fails. */
   selectId?: string;
   variant?: "primary" | "secondary";
+  size?: "block" | "small";
 }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -34,6 +40,7 @@ export function CopyButton({
       await navigator.clipboard.writeText(text);
       setState("copied");
     } catch {
+      if (size === "small") return setState("idle");
       setState("failed");
       const el = selectId ? document.getElementById(selectId) : null;
       if (el) {
@@ -44,10 +51,17 @@ export function CopyButton({
         sel?.addRange(range);
       }
     }
-    timer.current = setTimeout(() => setState("idle"), 4000);
+    timer.current = setTimeout(() => setState("idle"), size === "small" ? 2000 : 4000);
   }
 
   const copied = state === "copied";
+  if (size === "small") {
+    return (
+      <button type="button" className={`${d.button} ${d.secondary} ${d.buttonSmall}`} onClick={copy} aria-live="polite">
+        {copied ? copiedLabel : label}
+      </button>
+    );
+  }
   return (
     <div>
       <button type="button" className={`${s.button} ${s.block} ${copied ? s.success : s[variant]}`} onClick={copy}>

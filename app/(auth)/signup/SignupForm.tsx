@@ -4,7 +4,7 @@ import { useState, useTransition } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { KeyBox } from "@/components/dashboard/CopyButton";
+import { KeyBox } from "@/components/ui/KeyBox";
 import type { ActionState } from "@/lib/auth/action";
 import { signUp, type SignupKeys } from "./actions";
 import s from "@/components/dashboard/auth.module.css";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import { KeyBox } from "@/components/dashboard/CopyButton";
+import { KeyBox } from "@/components/ui/KeyBox";
 import type { ActionState } from "@/lib/auth/action";
 import { rotateSecretKeyAction } from "./actions";
 import ui from "@/components/dashboard/ui.module.css";

@@ -4,7 +4,7 @@ import { requireSession } from "@/lib/auth/session";
 import { listApiKeys } from "@/lib/services/accounts/dashboard-api-keys";
 import { getEnv } from "@/lib/env";
 import { PageHeader } from "@/components/dashboard/PageHeader";
-import { KeyBox } from "@/components/dashboard/CopyButton";
+import { KeyBox } from "@/components/ui/KeyBox";
 import { Badge } from "@/components/dashboard/Badge";
 import { formatDateTime } from "@/components/dashboard/format";
 import { SecretKeyRotation } from "./SecretKeyRotation";

@@ -7,7 +7,7 @@ import { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { CopyButton } from "@/components/dashboard/CopyButton";
+import { CopyButton } from "@/components/ui/CopyButton";
 import { CHECKOUT_STATUS_LABEL, formatBRL, formatDate, formatDateTime, METHOD_SHORT } from "@/components/dashboard/format";
 import { PaymentLinkForm } from "./PaymentLinkForm";
 import ui from "@/components/dashboard/ui.module.css";
@@ -86,7 +86,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                           <a href={checkoutUrlOf(row.secureId)} target="_blank" rel="noreferrer" className={`${ui.button} ${ui.ghost} ${ui.buttonSmall}`}>
                             Abrir ↗
                           </a>
-                          <CopyButton value={checkoutUrlOf(row.secureId)} label="Copiar link" />
+                          <CopyButton text={checkoutUrlOf(row.secureId)} label="Copiar link" copiedLabel="Copiado!" size="small" />
                         </span>
                       </td>
                     </tr>

@@ -20,6 +20,7 @@ import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/do
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
 import { parseWith } from "@/lib/core/validation";
 import { CheckoutPayInput } from "@/lib/schemas/checkouts";
+import type { CreateTransactionInput } from "@/lib/schemas/transactions";
 import { findAccountById } from "../accounts/accounts";
 import {
   MAX_CARD_ATTEMPTS,
@@ -56,9 +57,10 @@ const FIELD_ON_PAGE: Record<string, string> = {
   "card.hash": "cardToken",
 };
 
-async function create(ctx: ServiceContext, raw: Record<string, unknown>, opts: { checkoutId?: number; retryOfId?: number }, tx: Tx) {
+/** The charge, typed as the API request it is (createTransaction still validates it, for the page's field errors). */
+async function create(ctx: ServiceContext, body: CreateTransactionInput, opts: { checkoutId?: number; retryOfId?: number }, tx: Tx) {
   try {
-    const { transaction } = await createTransaction(ctx, raw, opts, tx);
+    const { transaction } = await createTransaction(ctx, body, opts, tx);
     return transaction;
   } catch (err) {
     if (err instanceof ServiceError && err.errors) {
@@ -118,7 +120,7 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
   const account = await findAccountById(t.companyId);
   if (!account) throw notFound("Checkout");
   // The same order: items, customer, shipping and the merchant's references; only the card changes.
-  const raw = {
+  const body: CreateTransactionInput = {
     paymentMethod: "credit_card",
     amount: t.amount,
     items: t.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible, externalRef: i.externalRef ?? null })),
@@ -140,7 +142,7 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     if ((await cardAttemptsOf(t, tx)) >= MAX_CARD_ATTEMPTS) {
       throw unprocessable("Too many refused attempts for this order; contact the merchant.");
     }
-    return create(checkoutContext(account, req), raw, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
+    return create(checkoutContext(account, req), body, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
   });
   return result(created);
 }
@@ -171,7 +173,7 @@ async function payLink(
   const account = await findAccountById(row.companyId);
   if (!account) throw notFound("Checkout");
   const payer = input.payer!;
-  const raw: Record<string, unknown> = {
+  const body: CreateTransactionInput = {
     paymentMethod: method,
     amount: row.amount,
     items: row.items.map((i) => ({ title: i.title, unitPrice: i.unitPrice, quantity: i.quantity, tangible: i.tangible })),
@@ -182,14 +184,14 @@ async function payLink(
     metadata: row.metadata,
   };
   if (method === "credit_card") {
-    raw.ip = req.ip;
-    raw.installments = input.installments;
-    raw.card = { hash: requireToken(input.cardToken) };
+    body.ip = req.ip;
+    body.installments = input.installments;
+    body.card = { hash: requireToken(input.cardToken) };
   }
   // A PIX or boleto must not outlive the link by days: issue it for at most the link's remaining days.
   if (row.expiresAt && (method === "pix" || method === "boleto")) {
     const days = Math.ceil((row.expiresAt.getTime() - req.now.getTime()) / 86_400_000);
-    raw[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
+    body[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
   }
   const created = await getDb().transaction(async (tx) => {
     await assertLinkTakesCharge(tx, row.id, req.now);
@@ -203,7 +205,7 @@ async function payLink(
     if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
       throw unprocessable("Too many refused attempts for this order; contact the merchant.");
     }
-    return create(checkoutContext(account, req), raw, { checkoutId: row.id }, tx);
+    return create(checkoutContext(account, req), body, { checkoutId: row.id }, tx);
   });
   return result(created);
 }

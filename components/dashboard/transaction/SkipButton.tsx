@@ -2,14 +2,14 @@
 
 import { useActionState } from "react";
 import type { ActionState } from "@/lib/auth/action";
-import { skipAction } from "./actions";
+import type { FormAction } from "./form-action";
 import ui from "@/components/dashboard/ui.module.css";
 
 /**
  * Gives up a pending or failed event, so the later events of the transaction (delivered in order)
  * are sent at once. Asks first: the event will not be sent again automatically.
  */
-export function SkipButton({ eventId, transactionId }: { eventId: number; transactionId: number }) {
+export function SkipButton({ eventId, transactionId, action: skipAction }: { eventId: number; transactionId: number; action: FormAction }) {
   const [state, formAction, pending] = useActionState<ActionState, FormData>(skipAction, { status: "idle" });
   return (
     <form

@@ -4,13 +4,23 @@ import { useActionState, useState } from "react";
 import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
-import { refundAction } from "./actions";
+import type { FormAction } from "./form-action";
 import { FORM_KEY_FIELD } from "@/lib/auth/form-key";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
 
 /** `formKey`: made by the page for this render; a double submit sends it twice and is one refund. */
-export function RefundForm({ transactionId, refundable, formKey }: { transactionId: number; refundable: number; formKey: string }) {
+export function RefundForm({
+  transactionId,
+  refundable,
+  formKey,
+  action: refundAction,
+}: {
+  transactionId: number;
+  refundable: number;
+  formKey: string;
+  action: FormAction;
+}) {
   const [mode, setMode] = useState<"full" | "partial">("full");
   const [amountText, setAmountText] = useState("");
   const [step, setStep] = useState<"edit" | "confirm">("edit");

@@ -2,11 +2,11 @@
 
 import { useActionState } from "react";
 import type { ActionState } from "@/lib/auth/action";
-import { sandboxMoveAction } from "./actions";
+import type { FormAction } from "./form-action";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import ui from "@/components/dashboard/ui.module.css";
 
-export function SandboxMoves({ transactionId, moves }: { transactionId: number; moves: { to: string; label: string }[] }) {
+export function SandboxMoves({ transactionId, moves, action: sandboxMoveAction }: { transactionId: number; moves: { to: string; label: string }[]; action: FormAction }) {
   const [state, formAction, pending] = useActionState<ActionState, FormData>(sandboxMoveAction, { status: "idle" });
   return (
     <div className={ui.form}>

@@ -2,10 +2,10 @@
 
 import { useActionState } from "react";
 import type { ActionState } from "@/lib/auth/action";
-import { redeliverAction } from "./actions";
+import type { FormAction } from "./form-action";
 import ui from "@/components/dashboard/ui.module.css";
 
-export function RedeliverButton({ eventId, transactionId }: { eventId: number; transactionId: number }) {
+export function RedeliverButton({ eventId, transactionId, action: redeliverAction }: { eventId: number; transactionId: number; action: FormAction }) {
   const [state, formAction, pending] = useActionState<ActionState, FormData>(redeliverAction, { status: "idle" });
   return (
     <form action={formAction} style={{ display: "inline-flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}>

@@ -1,0 +1,31 @@
+import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
+import { FeeStat } from "@/components/dashboard/FeeStat";
+import { formatBRL, formatDateTime } from "@/components/dashboard/format";
+import ui from "@/components/dashboard/ui.module.css";
+
+/** The values row of a transaction: amount, paid, refunded, fee. */
+export function TransactionSummary({ t, paid }: { t: TransactionRow; paid: number }) {
+  return (
+    <section className={`${ui.grid} ${ui.grid4}`} aria-label="Valores">
+      <div className={`${ui.card} ${ui.stat}`}>
+        <span className={ui.statLabel}>Valor</span>
+        <span className={ui.statValue} data-testid="tx-amount">
+          {formatBRL(t.amount)}
+        </span>
+        {t.installments > 1 && <span className={ui.statHint}>em {t.installments}x</span>}
+      </div>
+      <div className={`${ui.card} ${ui.stat}`}>
+        <span className={ui.statLabel}>Pago</span>
+        <span className={ui.statValue}>{formatBRL(paid)}</span>
+        <span className={ui.statHint}>{t.paidAt ? `em ${formatDateTime(t.paidAt)}` : "ainda não pago"}</span>
+      </div>
+      <div className={`${ui.card} ${ui.stat}`}>
+        <span className={ui.statLabel}>Reembolsado</span>
+        <span className={ui.statValue} data-testid="tx-refunded">
+          {formatBRL(t.refundedAmount)}
+        </span>
+      </div>
+      <FeeStat status={t.status} fee={t.feeEstimated} amount={t.amount} feeFixed={t.feeFixed} />
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { getDb, type Queryable } from "@/lib/db/client";
+import { paidAmountOf } from "@/lib/domain/journals";
+import { isPendingPastExpiry, offeredSandboxMoves } from "@/lib/domain/sandbox-offer";
+import type { TransactionStatus } from "@/lib/domain/status";
+import type { ServiceContext } from "../context";
+import { listTransactionWebhooks } from "../webhooks/list-transaction-webhooks";
+import type { WebhookEventView } from "../webhooks/webhook-view";
+import { getTransaction } from "./get-transaction";
+import { getTransactionTimeline, type TimelineEntry } from "./transaction-timeline";
+import { secureUrlOf, type TransactionRow } from "./transaction-view";
+
+/** A webhook event as the dashboard shows it, with what the merchant may do with it. */
+export type TransactionWebhookItem = WebhookEventView & {
+  /**
+   * Only the event that holds the others (or a failed one) may be skipped: skipping one that
+   * merely waits frees nothing.
+   */
+  skippable: boolean;
+  /** The next attempt is due now (its time has come), rather than at `nextAttemptAt`. */
+  nextAttemptDue: boolean;
+};
+
+/** Timeline causes whose entry shows an amount (refunds and PSP events). */
+function showsAmount(e: TimelineEntry): boolean {
+  return e.amount !== null && (e.cause === "partial_refund" || e.cause === "refund" || e.cause === "duplicate_payment_refund" || e.cause.startsWith("psp_"));
+}
+
+export type TransactionDetail = {
+  transaction: TransactionRow;
+  secureUrl: string;
+  /** What was paid (0 until paid). */
+  paid: number;
+  /** What a refund may still take (0 unless paid). */
+  refundable: number;
+  /** A pending charge past its expiry. */
+  expired: boolean;
+  /** Sandbox moves offered (none in live mode), in the table's order. */
+  sandboxMoves: TransactionStatus[];
+  timeline: (TimelineEntry & { showAmount: boolean })[];
+  webhooks: TransactionWebhookItem[];
+};
+
+/** The dashboard's transaction page: the row, its history and webhooks, and the rules of what is offered. */
+export async function getTransactionDetail(
+  ctx: Pick<ServiceContext, "account" | "now">,
+  rawId: string | number,
+  db: Queryable = getDb(),
+): Promise<TransactionDetail> {
+  const t = await getTransaction(ctx, rawId, db);
+  const [timeline, webhooks] = await Promise.all([getTransactionTimeline(ctx, t.id, db), listTransactionWebhooks(ctx, t.id, db)]);
+  const paid = t.paidAt ? paidAmountOf(t) : 0;
+  return {
+    transaction: t,
+    secureUrl: secureUrlOf(t.secureId),
+    paid,
+    refundable: t.status === "paid" ? paid - t.refundedAmount : 0,
+    expired: isPendingPastExpiry(t, ctx.now),
+    sandboxMoves: offeredSandboxMoves(t, ctx.now),
+    timeline: timeline.map((e) => ({ ...e, showAmount: showsAmount(e) })),
+    webhooks: webhooks.map((e) => ({
+      ...e,
+      skippable: (e.deliveryState === "pending" && e.waitingForEventId === null) || e.deliveryState === "failed",
+      nextAttemptDue: e.nextAttemptAt !== null && new Date(e.nextAttemptAt).getTime() <= ctx.now.getTime(),
+    })),
+  };
+}
