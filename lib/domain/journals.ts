@@ -107,7 +107,7 @@ export function paymentJournal(t: TransactionMoney): JournalDraft {
 
 /**
  * A chargeback of a paid transaction (`t` after the move). The acquirer takes back what the payer
- * still has with the merchant. Available may go negative here, and only here (decisions.md): the
+ * still has with the merchant. Available may go negative here, and only here (docs/api.md, Refunds): the
  * merchant cannot refuse a chargeback.
  */
 export function chargebackJournal(t: TransactionMoney): JournalDraft {

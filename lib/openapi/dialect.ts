@@ -163,7 +163,8 @@ export function addV1Dialect(doc: Json): void {
   addV1TransactionSchemas(doc);
   const twins: Json = {};
   for (const [path, item] of Object.entries<Json>(paths)) {
-    if (!path.startsWith("/api/v1/")) continue;
+    // /api/v1/psp/** is called by a merchant's PSP, never by a family client: no /v1 twin.
+    if (!path.startsWith("/api/v1/") || path.startsWith("/api/v1/psp/")) continue;
     const v1Path = path.replace(/^\/api\/v1/, "/v1");
     twins[v1Path] = {};
     for (const [method, op] of Object.entries<Json>(item)) {

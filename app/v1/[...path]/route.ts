@@ -32,6 +32,7 @@ import * as transactionRefund from "@/app/api/v1/transactions/[id]/refund/route"
 import * as transactionTest from "@/app/api/v1/transactions/[id]/test/route";
 import * as transactionWebhooks from "@/app/api/v1/transactions/[id]/webhooks/route";
 import * as redeliver from "@/app/api/v1/webhooks/[eventId]/redeliver/route";
+import * as skip from "@/app/api/v1/webhooks/[eventId]/skip/route";
 
 type Params = Record<string, string | string[] | undefined>;
 type RouteHandler = (req: Request, args: { params: Promise<Params> }) => Response | Promise<Response>;
@@ -60,6 +61,7 @@ const ROUTES: readonly (readonly [string, Module])[] = [
   ["checkouts/:id", checkoutById],
   ["company", company],
   ["webhooks/:eventId/redeliver", redeliver],
+  ["webhooks/:eventId/skip", skip],
   ["health", health],
   ["status", status],
   ["js", js],
