@@ -159,7 +159,7 @@ export function LinkPay({
 
       <hr className={s.divider} />
 
-      <fieldset className={`${s.fieldset} ${s.stack}`}>
+      <fieldset className={`${s.fieldset} ${s.stack} ${s.payerFields}`}>
         <legend className={s.legend}>{t.link.payerHeading}</legend>
         <Field
           id="payer-name"
