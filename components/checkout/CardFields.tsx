@@ -111,7 +111,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
   const clearServer = (k: Key) => serverErrors[k] && setServerErrors((x) => ({ ...x, [k]: undefined }));
 
   const fields = (
-    <div className={s.stack}>
+    <div className={`${s.stack} ${s.cardFields}`}>
       {/* No name attributes: if this form were ever submitted natively, no card field would be sent. */}
       <Field
         id={`${idPrefix}-number`}

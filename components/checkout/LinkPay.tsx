@@ -159,7 +159,7 @@ export function LinkPay({
 
       <hr className={s.divider} />
 
-      <fieldset className={`${s.fieldset} ${s.stack}`}>
+      <fieldset className={`${s.fieldset} ${s.stack} ${s.payerFields}`}>
         <legend className={s.legend}>{t.link.payerHeading}</legend>
         <Field
           id="payer-name"
@@ -214,7 +214,7 @@ export function LinkPay({
       <div role="alert">{error ? <Alert tone="danger">{error}</Alert> : null}</div>
       <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy} data-testid="link-submit">
         {busy ? <Spinner /> : null}
-        {busy ? (method === "credit_card" ? t.card.processing : t.link.creating) : cta}
+        {busy ? (method === "credit_card" ? t.card.processing : t.link.creating) : hydrated ? cta : t.card.loading}
       </button>
     </form>
   );

@@ -2,6 +2,7 @@ import type { PayerLink, PayerMerchant, PayerOrder } from "@/lib/services/checko
 import { Alert } from "../ui/Alert";
 import { dictionary, formatDateTime, type Locale } from "./i18n";
 import { LinkPay } from "./LinkPay";
+import { NoScriptNotice } from "./NoScriptNotice";
 import { OrderSummary } from "./OrderSummary";
 import { ExpiredResult, PaidResult } from "./Results";
 import { ReturnToStore } from "./ReturnToStore";
@@ -44,24 +45,30 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
   }
   const methodName = link.pending ? t.link.methods[link.pending.paymentMethod].title : "";
   return (
-    <>
-      <OrderSummary
-        locale={locale}
-        order={order}
-        note={link.expiresAt ? t.link.validUntil(formatDateTime(link.expiresAt, locale)) : null}
-      />
-      {link.pending ? (
-        <Alert tone="info">
-          <p>
-            {t.link.pending(methodName)}{" "}
-            <a className={s.textLink} href={`/checkout/${link.pending.secureId}`} data-testid="continue-pending">
-              {t.link.continue}
-            </a>
-          </p>
-        </Alert>
-      ) : null}
-      <LinkPay secureId={link.secureId} publicKey={merchant.publicKey} amount={order.amount} methods={link.methods} locale={locale} />
-      {link.sandbox && link.methods.includes("credit_card") ? <SandboxControl secureId={link.secureId} locale={locale} showCards /> : null}
-    </>
+    // Phones: one column. Computers: the summary beside the form, so the pay button stays in view.
+    <div className={s.payLayout}>
+      <div className={s.payAside}>
+        <OrderSummary
+          locale={locale}
+          order={order}
+          note={link.expiresAt ? t.link.validUntil(formatDateTime(link.expiresAt, locale)) : null}
+        />
+        {link.pending ? (
+          <Alert tone="info">
+            <p>
+              {t.link.pending(methodName)}{" "}
+              <a className={s.textLink} href={`/checkout/${link.pending.secureId}`} data-testid="continue-pending">
+                {t.link.continue}
+              </a>
+            </p>
+          </Alert>
+        ) : null}
+      </div>
+      <div className={s.payForm}>
+        <NoScriptNotice locale={locale} />
+        <LinkPay secureId={link.secureId} publicKey={merchant.publicKey} amount={order.amount} methods={link.methods} locale={locale} />
+        {link.sandbox && link.methods.includes("credit_card") ? <SandboxControl secureId={link.secureId} locale={locale} showCards /> : null}
+      </div>
+    </div>
   );
 }

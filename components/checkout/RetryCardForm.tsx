@@ -60,7 +60,7 @@ export function RetryCardForm({ secureId, publicKey, amount, locale }: { secureI
       <div role="alert">{error ? <Alert tone="danger">{error}</Alert> : null}</div>
       <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy} data-testid="card-submit">
         {busy ? <Spinner /> : null}
-        {busy ? t.card.processing : t.card.pay(amount)}
+        {busy ? t.card.processing : hydrated ? t.card.pay(amount) : t.card.loading}
       </button>
     </form>
   );

@@ -3,6 +3,7 @@ import { Alert } from "../ui/Alert";
 import { BoletoView } from "./BoletoView";
 import { dictionary, BRAND_NAMES, type Locale } from "./i18n";
 import { ArrowLeftIcon } from "./icons";
+import { NoScriptNotice } from "./NoScriptNotice";
 import { OrderSummary } from "./OrderSummary";
 import { PaymentWatcher } from "./PaymentWatcher";
 import { PixView } from "./PixView";
@@ -84,8 +85,11 @@ export async function TransactionView({
       );
     case "refused":
       return (
-        <>
-          <OrderSummary locale={locale} order={order} status={<StatusPill label={t.status.refused} tone="bad" />} />
+        <div className={s.payLayout}>
+          <div className={s.payAside}>
+            <OrderSummary locale={locale} order={order} status={<StatusPill label={t.status.refused} tone="bad" />} />
+          </div>
+          <div className={s.payForm}>
           <section className={`${s.panel} ${s.stack}`} aria-labelledby="refused-heading">
             <h2 className={s.heading} id="refused-heading">
               {t.card.refusedTitle}
@@ -94,14 +98,18 @@ export async function TransactionView({
               <p data-testid="refused-reason">{t.card.refused[tx.card?.refusedReason ?? "other"] ?? t.card.refused.other}</p>
             </Alert>
             {tx.canRetry ? (
-              <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} locale={locale} />
+              <>
+                <NoScriptNotice locale={locale} />
+                <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} locale={locale} />
+              </>
             ) : (
               <p className={s.subtle}>{t.card.noMoreAttempts}</p>
             )}
           </section>
           {tx.sandbox && tx.canRetry ? <SandboxControl secureId={tx.secureId} locale={locale} showCards /> : null}
           {back}
-        </>
+          </div>
+        </div>
       );
     case "processing":
       return (

@@ -91,6 +91,12 @@ const pt = {
     installment: (n: number, each: number) => (n === 1 ? `À vista · ${formatBRL(each)}` : `${n}x de ${formatBRL(each)} sem juros`),
     pay: (amount: number) => `Pagar ${formatBRL(amount)}`,
     processing: "Processando pagamento…",
+    /** The pay button until the page's code has loaded (before that a tap could do nothing, or worse). */
+    loading: "Carregando pagamento seguro…",
+    /** Shown instead of a working form when the browser runs no JavaScript. */
+    noScriptTitle: "Ative o JavaScript para pagar",
+    noScript:
+      "O formulário de pagamento precisa de JavaScript: é ele que protege os dados do cartão antes de enviá-los. Ative o JavaScript neste navegador e recarregue a página, ou abra o link em outro navegador.",
     brand: (b: string) => `Bandeira: ${b}`,
     paidWith: (brand: string, last4: string) => `${brand} final ${last4}`,
     tryAgainHeading: "Tente com outro cartão",
@@ -268,6 +274,10 @@ const en: Dictionary = {
     installment: (n, each) => (n === 1 ? `Pay in full · ${formatBRL(each)}` : `${n}x of ${formatBRL(each)}, interest-free`),
     pay: (amount) => `Pay ${formatBRL(amount)}`,
     processing: "Processing payment…",
+    loading: "Loading secure payment…",
+    noScriptTitle: "Turn on JavaScript to pay",
+    noScript:
+      "The payment form needs JavaScript: it protects the card details before sending them. Turn on JavaScript in this browser and reload the page, or open the link in another browser.",
     brand: (b) => `Brand: ${b}`,
     paidWith: (brand, last4) => `${brand} ending in ${last4}`,
     tryAgainHeading: "Try another card",
