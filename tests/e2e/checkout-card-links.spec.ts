@@ -31,7 +31,7 @@ test.describe("payment link: card", () => {
     await page.getByTestId("method-credit_card").click();
     await fillPayer(page);
     await fillCard(page, GOOD_CARD);
-    await expect(page.getByText("Visa", { exact: true })).toBeVisible();
+    await expect(page.locator("[id$=\"-number-adornment\"]").getByText("Visa", { exact: true })).toBeVisible();
     await page.getByTestId("card-installments").selectOption("3");
     await expect(page.getByTestId("card-installments").locator("option:checked")).toHaveText("3x de R$ 99,66 sem juros");
     await expectAccessible(page, "link card form");
@@ -91,7 +91,7 @@ test.describe("payment link: card", () => {
     await page.goto(pathOf(tx.secureUrl));
     await expect(page.getByTestId("refused-reason")).toBeVisible();
     await fillCard(page, "5555555555554444");
-    await expect(page.getByText("Mastercard", { exact: true })).toBeVisible();
+    await expect(page.locator("[id$=\"-number-adornment\"]").getByText("Mastercard", { exact: true })).toBeVisible();
     await page.getByRole("button", { name: "Pagar R$ 172,80" }).click();
     await expect(page.getByTestId("paid-screen")).toContainText("Mastercard final 4444");
   });

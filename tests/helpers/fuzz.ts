@@ -109,8 +109,10 @@ const extraKey = fc.oneof(
 
 type Path = (string | number)[];
 
+/** Places a mutation can go: no deeper than 40 levels (an earlier mutation may have put 3000 there). */
 function pathsOf(v: unknown, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
+  if (at.length >= 40) return out;
   if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...at, i], out));
   else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) pathsOf(x, [...at, k], out);
   return out;

@@ -64,7 +64,10 @@ function target(path: string, method: string): { url: (id: Record<string, number
   return t;
 }
 
-const withId = OPERATIONS.filter((o) => /\{\w+\}/.test(o.path));
+// The PSP's notification routes (/api/v1/psp/api-pix/{token}) take no merchant key: the token is an
+// unguessable id of one PSP configuration, and a call only wakes a re-read at the PSP
+// (tests/integration/api-pix-processor.test.ts covers unknown tokens). Every merchant route is here.
+const withId = OPERATIONS.filter((o) => /\{\w+\}/.test(o.path) && !o.path.startsWith("/api/v1/psp/"));
 
 describe("BOLA: another account's ids", () => {
   it("covers every operation of the registry that takes an id", () => {
