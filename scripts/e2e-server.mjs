@@ -16,6 +16,9 @@ const env = {
   KEY_ENCRYPTION_SECRET: "e2e-key-encryption-secret-0123456789abcdef",
   DEMO_MERCHANT: "true",
   WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  // The browser tests stand behind a proxy at 127.0.0.1: a spec that signs up a merchant says its
+  // client address in X-Forwarded-For (tests/e2e/dashboard-helpers.ts), like a real reverse proxy.
+  TRUSTED_PROXIES: "127.0.0.1, ::1",
   CARD_SETTLEMENT_DAYS: process.env.CARD_SETTLEMENT_DAYS ?? "0",
   SANDBOX_PSP_DELAY_MS: "300",
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",

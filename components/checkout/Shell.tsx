@@ -11,14 +11,13 @@ export function Shell({
   merchant,
   sandbox,
   switchHref,
-  nonce,
   children,
 }: {
   locale: Locale;
   merchant: PayerMerchant | null;
   sandbox: boolean;
   switchHref: string;
-  /** The request's CSP nonce: the brand colour goes in a nonce'd style element (no inline styles). */
+  /** The request's CSP nonce (kept for elements that need one; the brand colours come as a stylesheet). */
   nonce?: string;
   children: ReactNode;
 }) {
@@ -29,8 +28,9 @@ export function Shell({
   return (
     <div className={s.page} lang={htmlLang(locale)}>
       {brand ? (
-        // Colours checked by checkBrandColor (#rrggbb only): nothing else can reach this CSS.
-        <style nonce={nonce}>{`:root{--brand:${brand.color};--brand-hover:${brand.colorHover}}`}</style>
+        // The colours as a stylesheet of the app's own origin (app/brand/colors.css): the CSP allows
+        // it whatever render made it. Colours checked by checkBrandColor (#rrggbb only).
+        <link rel="stylesheet" href={brandCssHref(brand.color, brand.colorHover)} />
       ) : null}
       {sandbox ? (
         <p className={s.testBanner}>
@@ -95,4 +95,9 @@ export function Shell({
       </footer>
     </div>
   );
+}
+
+/** `/brand/colors.css?c=…&h=…` for two #rrggbb colours. */
+function brandCssHref(color: string, hover: string): string {
+  return `/brand/colors.css?c=${encodeURIComponent(color.replace(/^#/, ""))}&h=${encodeURIComponent(hover.replace(/^#/, ""))}`;
 }

@@ -63,6 +63,10 @@ export async function tokenizeCard(request: APIRequestContext, m: Merchant, numb
 export async function signUp(page: Page, name: string): Promise<Merchant> {
   const email = `loja.${Date.now().toString(36)}.${randomInt(1e6)}@example.com`;
   const password = "senha-segura-2026";
+  // Each merchant signs up from an address of its own, as real merchants do: the e2e server trusts
+  // 127.0.0.1 as its proxy (TRUSTED_PROXIES), so this header is the client's address. Without it,
+  // every spec would sign up from 127.0.0.1 and meet the per-address sign-up limit (10 an hour).
+  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": `198.51.100.${1 + randomInt(254)}, 203.0.113.${1 + randomInt(254)}` });
   await page.goto("/signup");
   await page.getByLabel("Nome da empresa").fill(name);
   await page.getByLabel("CPF ou CNPJ").fill(randomCpf());

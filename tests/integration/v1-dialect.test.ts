@@ -389,7 +389,7 @@ describe("the reference", () => {
     const res = await call("GET", "/v1/openapi.json");
     expect(res.status).toBe(200);
     const doc = res.body;
-    for (const op of await routeOperations()) {
+    for (const op of (await routeOperations()).filter((o) => !o.path.startsWith("/api/v1/psp/"))) {
       const v1 = op.path.replace(/^\/api\/v1/, "/v1");
       expect(doc.paths[v1]?.[op.method.toLowerCase()], `${op.method} ${v1}`).toBeDefined();
     }
