@@ -73,6 +73,9 @@ for (const [label, viewport] of [
 }
 
 test("API reference at 390 px: nothing wider than the screen", async ({ page }) => {
+  // The whole reference is a very tall page: its full-page screenshot alone took over a minute on a
+  // loaded 2-core machine.
+  test.setTimeout(180_000);
   await page.setViewportSize(PHONE);
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
