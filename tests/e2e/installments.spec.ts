@@ -10,6 +10,8 @@ import { DESKTOP, PHONE, basicAuth, expectAccessible, screenshot, signUp } from 
 import { fillCard, fillPayer, pathOf } from "./checkout-helpers";
 
 test.use({ locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
+// Sign-up, two dashboard pages and a whole payment: more than the default minute on a shared machine.
+test.setTimeout(150_000);
 
 const BRAND = "#7c2d12";
 
@@ -68,8 +70,8 @@ for (const [label, viewport] of [
     await page.goto(pathOf(link.secureUrl));
     await expect(page.getByTestId("method-credit_card")).toContainText("Em até 6x (3x sem juros)");
     await page.getByTestId("method-credit_card").click();
-    const border = await page.getByTestId("method-credit_card").evaluate((el) => getComputedStyle(el).borderTopColor);
-    expect(border).toBe("rgb(124, 45, 18)");
+    // The border eases to the colour (a 0.15 s transition).
+    await expect.poll(() => page.getByTestId("method-credit_card").evaluate((el) => getComputedStyle(el).borderTopColor)).toBe("rgb(124, 45, 18)");
     await fillPayer(page);
     await fillCard(page, "4242424242424242");
     const options = page.getByTestId("card-installments").locator("option");
@@ -89,7 +91,7 @@ for (const [label, viewport] of [
     await screenshot(page, `installments-${label}-paid`);
 
     const list = await request.get("/api/v1/transactions?limit=1", { headers: { authorization: basicAuth(m) } });
-    const [t] = (await list.json()).data as { amount: number; paidAmount: number; installments: number }[];
+    const [t] = (await list.json()).data.data as { amount: number; paidAmount: number; installments: number }[];
     expect(t).toMatchObject({ amount: 15_900, paidAmount: 17_028, installments: 6 });
   });
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useState } from "react";
 import type { ActionState } from "@/lib/auth/action";
 import { MAX_CARD_INSTALLMENTS, pricedInstallmentOptions, type InstallmentPlan } from "@/lib/domain/installments";
 import { formatBRL } from "@/lib/domain/money";
@@ -44,7 +44,17 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
     );
 
   return (
-    <form action={formAction} className={ui.form} aria-label="Parcelamento">
+    // Submitted by hand, not through `action`: React resets a form after its action, and the selects
+    // would then show their first option while the state (and the preview) keep the chosen ones.
+    <form
+      className={ui.form}
+      aria-label="Parcelamento"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       <ActionAlert state={state} />
       <div className={`${ui.grid} ${ui.grid2}`}>
         <div className={ui.field}>
