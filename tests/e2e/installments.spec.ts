@@ -24,6 +24,8 @@ async function setInstallments(page: Page, shot: string) {
   await page.getByLabel("Juros ao mês cobrados do pagador (%)").fill("1,99");
   await page.getByRole("button", { name: "Salvar parcelamento" }).click();
   await expect(page.getByRole("status")).toContainText("Parcelamento salvo");
+  await expect(page.getByLabel("Número máximo de parcelas")).toHaveValue("6");
+  await expect(page.getByLabel("Parcelas sem juros")).toHaveValue("3");
   // R$ 1.000,00 in 6x at 1,99% a month: 178,4687… -> R$ 178,47, R$ 1.070,82 in all.
   const preview = page.getByTestId("installments-preview");
   await expect(preview.getByRole("row")).toHaveCount(7);
