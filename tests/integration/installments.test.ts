@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sum } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { ledgerJournals, ledgerPostings, transactions } from "@/lib/db/schema";
+import { companies, ledgerJournals, ledgerPostings, transactions } from "@/lib/db/schema";
 import { findAccountById, type CreatedAccount } from "@/lib/services/accounts/accounts";
 import { updateInstallmentPlan } from "@/lib/services/accounts/installment-plan";
 import { systemContext } from "@/lib/services/context";
@@ -77,6 +77,20 @@ describe("the account's installment plan", () => {
     expect(fields).toEqual(["interestFree", "monthlyRate"]);
     await expect(setPlan(a, { maxInstallments: "13", interestFree: "1", monthlyRate: "0" })).rejects.toThrow(ServiceError);
     await expect(setPlan(a, { maxInstallments: "12", interestFree: "1", monthlyRate: "10,01" })).rejects.toThrow(ServiceError);
+  });
+});
+
+describe("the database's own bounds on the account's plan", () => {
+  it.each([
+    [{ installmentMax: 13 }],
+    [{ installmentMax: 0 }],
+    [{ installmentMax: 4, installmentInterestFree: 5 }],
+    [{ installmentInterestFree: 0 }],
+    [{ installmentMonthlyRateBp: 1_001 }],
+    [{ installmentMonthlyRateBp: -1 }],
+  ])("refuses %j even written past the service", async (patch) => {
+    const write = getDb().update(companies).set(patch).where(eq(companies.id, a.companyId));
+    await expect(write).rejects.toThrow();
   });
 });
 
