@@ -7,7 +7,7 @@ import { CARD_BRANDS, cvvLength, detectBrand, panLengthOk, type CardBrand } from
 const FIRST: readonly CardBrand[] = ["visa", "mastercard", "elo", "amex", "hipercard"];
 const ACCEPTED_BRANDS: readonly CardBrand[] = [...FIRST, ...CARD_BRANDS.filter((b) => !FIRST.includes(b))];
 import { luhnValid } from "@/lib/domain/card/luhn";
-import { installmentOptions } from "@/lib/domain/installments";
+import { pricedInstallmentOptions, type InstallmentPlan } from "@/lib/domain/installments";
 import { Field, SelectField } from "../ui/Field";
 import { BRAND_NAMES, dictionary, type Locale } from "./i18n";
 import { formatCardNumber } from "./format";
@@ -36,7 +36,7 @@ export class CardError extends Error {}
  * same ones tokenization applies). `tokenize` sends the card to /api/v1/card-token with the
  * account's public key only, and returns the token: the only thing the page then posts anywhere.
  */
-export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
+export function useCardForm(locale: Locale, amount: number, idPrefix: string, plan: InstallmentPlan) {
   const t = dictionary(locale).card;
   const [number, setNumber] = useState("");
   const [holder, setHolder] = useState("");
@@ -106,7 +106,9 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
     throw new CardError(res.status === 400 ? "invalid" : "failed");
   }
 
-  const options = installmentOptions(amount);
+  // The merchant's plan, priced here exactly as the server prices it (the server re-computes the choice).
+  const options = pricedInstallmentOptions(amount, plan);
+  const chosen = options.find((o) => o.count === installments) ?? options[0];
   const touch = (k: Key) => () => setTouched((x) => ({ ...x, [k]: true }));
   const clearServer = (k: Key) => serverErrors[k] && setServerErrors((x) => ({ ...x, [k]: undefined }));
 
@@ -199,7 +201,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
         >
           {options.map((o) => (
             <option key={o.count} value={o.count}>
-              {t.installment(o.count, o.each)}
+              {t.installment(o)}
             </option>
           ))}
         </SelectField>
@@ -211,5 +213,6 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string) {
     </div>
   );
 
-  return { fields, validate, tokenize, installments: options.some((o) => o.count === installments) ? installments : 1 };
+  /** `total`: what the card is charged in the chosen option (the amount, or with interest the Price total). */
+  return { fields, validate, tokenize, installments: chosen.count, total: chosen.total };
 }

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
-import { installmentOptions } from "@/lib/domain/installments";
+import { pricedInstallmentOptions, type InstallmentPlan } from "@/lib/domain/installments";
 import type { PaymentMethod } from "@/lib/domain/status";
 import { Alert } from "../ui/Alert";
 import { Field } from "../ui/Field";
@@ -40,12 +40,15 @@ export function LinkPay({
   publicKey,
   amount,
   methods,
+  plan,
   locale,
 }: {
   secureId: string;
   publicKey: string;
   amount: number;
   methods: PaymentMethod[];
+  /** The card installments offered (the link's plan, else the account's). */
+  plan: InstallmentPlan;
   locale: Locale;
 }) {
   const t = dictionary(locale);
@@ -78,7 +81,7 @@ export function LinkPay({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const refs = useRef<Partial<Record<PayerKey, HTMLInputElement | null>>>({});
-  const card = useCardForm(locale, amount, "link-card");
+  const card = useCardForm(locale, amount, "link-card", plan);
 
   const errors = payerErrors(payer, t.link.errors);
   const shown = (k: PayerKey) => serverErrors[k] ?? ((touched[k] || submitted) && errors[k] ? errors[k] : undefined);
@@ -135,8 +138,10 @@ export function LinkPay({
     setBusy(false);
   }
 
-  const maxInstallments = installmentOptions(amount).length;
-  const cta = method === "credit_card" ? t.link.cta.credit_card(amount) : t.link.cta[method];
+  const offered = pricedInstallmentOptions(amount, plan);
+  const maxInstallments = offered.length;
+  const interestFree = offered.filter((o) => !o.interest).length;
+  const cta = method === "credit_card" ? t.link.cta.credit_card(card.total) : t.link.cta[method];
 
   return (
     <form className={`${s.panel} ${s.stack}`} onSubmit={submit} noValidate aria-label={t.link.chooseHeading}>
@@ -149,7 +154,7 @@ export function LinkPay({
               <span className={s.methodIcon}>{ICONS[m]}</span>
               <span className={s.methodText}>
                 <span className={s.methodTitle}>{t.link.methods[m].title}</span>
-                <span className={s.methodNote}>{m === "credit_card" && maxInstallments > 1 ? t.link.upTo(maxInstallments) : t.link.methods[m].note}</span>
+                <span className={s.methodNote}>{m === "credit_card" && maxInstallments > 1 ? t.link.upTo(maxInstallments, interestFree) : t.link.methods[m].note}</span>
               </span>
               <span className={s.radio} aria-hidden="true" />
             </label>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { InstallmentPlan } from "@/lib/domain/installments";
 import { Alert } from "../ui/Alert";
 import { Spinner } from "../ui/Spinner";
 import { buttonClass } from "../ui/Button";
@@ -16,10 +17,22 @@ import s from "./checkout.module.css";
  * refused charge's pay route, which creates a new charge for the same order. The page then follows
  * the new charge (its own secureId page shows approved, or refused with the reason).
  */
-export function RetryCardForm({ secureId, publicKey, amount, locale }: { secureId: string; publicKey: string; amount: number; locale: Locale }) {
+export function RetryCardForm({
+  secureId,
+  publicKey,
+  amount,
+  plan,
+  locale,
+}: {
+  secureId: string;
+  publicKey: string;
+  amount: number;
+  plan: InstallmentPlan;
+  locale: Locale;
+}) {
   const t = dictionary(locale);
   const router = useRouter();
-  const card = useCardForm(locale, amount, "retry");
+  const card = useCardForm(locale, amount, "retry", plan);
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -60,7 +73,7 @@ export function RetryCardForm({ secureId, publicKey, amount, locale }: { secureI
       <div role="alert">{error ? <Alert tone="danger">{error}</Alert> : null}</div>
       <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy} data-testid="card-submit">
         {busy ? <Spinner /> : null}
-        {busy ? t.card.processing : hydrated ? t.card.pay(amount) : t.card.loading}
+        {busy ? t.card.processing : hydrated ? t.card.pay(card.total) : t.card.loading}
       </button>
     </form>
   );

@@ -30,11 +30,15 @@ export async function TransactionView({
 }) {
   const t = dictionary(locale);
   const cardLabel = tx.card?.lastDigits ? t.card.paidWith(BRAND_NAMES[tx.card.brand ?? ""] ?? "", tx.card.lastDigits).trim() : null;
-  const installments = tx.installments > 1 ? t.card.installment(tx.installments, Math.floor(tx.amount / tx.installments)) : null;
+  // The card was charged `cardTotal`: with interest, installments × the Price-table installment.
+  const installments =
+    tx.installments > 1
+      ? t.card.installment({ count: tx.installments, each: Math.floor(tx.cardTotal / tx.installments), total: tx.cardTotal, interest: tx.cardTotal > tx.amount })
+      : null;
   const paid = (
     <PaidResult
       locale={locale}
-      amount={tx.amount}
+      amount={tx.paymentMethod === "credit_card" ? tx.cardTotal : tx.amount}
       merchant={merchant.name}
       method={tx.paymentMethod}
       paidAt={tx.paidAt}
@@ -100,7 +104,7 @@ export async function TransactionView({
             {tx.canRetry ? (
               <>
                 <NoScriptNotice locale={locale} />
-                <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} locale={locale} />
+                <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} plan={order.installmentPlan} locale={locale} />
               </>
             ) : (
               <p className={s.subtle}>{t.card.noMoreAttempts}</p>

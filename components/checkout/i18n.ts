@@ -3,6 +3,7 @@
  * "R$ 1.234,56" in both: the charge is in reais and that is how the payer's bank shows it.
  */
 import { formatBRL } from "@/lib/domain/money";
+import { en } from "./i18n-en";
 
 export type Locale = "pt" | "en";
 export const LOCALES: readonly Locale[] = ["pt", "en"];
@@ -15,6 +16,9 @@ export function parseLocale(v: string | null | undefined): Locale | null {
   if (s === "pt" || s.startsWith("pt-")) return "pt";
   return null;
 }
+
+/** An installment option as the card form lists it (lib/domain/installments.ts). */
+export type InstallmentLabel = { count: number; each: number; total: number; interest: boolean };
 
 export const htmlLang = (l: Locale) => (l === "pt" ? "pt-BR" : "en");
 
@@ -88,7 +92,12 @@ const pt = {
     cvv: "Código de segurança (CVV)",
     cvvHint: (n: number) => `${n} dígitos ${n === 4 ? "na frente" : "no verso"} do cartão`,
     installments: "Parcelas",
-    installment: (n: number, each: number) => (n === 1 ? `À vista · ${formatBRL(each)}` : `${n}x de ${formatBRL(each)} sem juros`),
+    installment: (o: InstallmentLabel) =>
+      o.count === 1
+        ? `À vista · ${formatBRL(o.each)}`
+        : o.interest
+          ? `${o.count}x de ${formatBRL(o.each)} · total ${formatBRL(o.total)}`
+          : `${o.count}x de ${formatBRL(o.each)} sem juros`,
     pay: (amount: number) => `Pagar ${formatBRL(amount)}`,
     processing: "Processando pagamento…",
     /** The pay button until the page's code has loaded (before that a tap could do nothing, or worse). */
@@ -132,7 +141,7 @@ const pt = {
       boleto: { title: "Boleto", note: "Compensa em até 3 dias úteis" },
       credit_card: { title: "Cartão de crédito", note: "À vista" },
     },
-    upTo: (n: number) => `Em até ${n}x sem juros`,
+    upTo: (n: number, free: number) => (free >= n ? `Em até ${n}x sem juros` : free > 1 ? `Em até ${n}x (${free}x sem juros)` : `Em até ${n}x`),
     cta: { pix: "Gerar código PIX", boleto: "Gerar boleto", credit_card: (a: number) => `Pagar ${formatBRL(a)}` },
     creating: "Gerando…",
     pending: (m: string) => `Você já gerou um ${m} para este pedido.`,
@@ -205,183 +214,6 @@ const pt = {
 
 export type Dictionary = typeof pt;
 
-const en: Dictionary = {
-  title: "Payment",
-  secure: "Secure payment",
-  securedBy: "Secure payment processed by Arara",
-  switchLang: "Português",
-  switchLangLabel: "Mudar para português",
-  sandboxBadge: "Test mode",
-  sandboxBanner: "no real money",
-  total: "Total",
-  amount: "Amount",
-  totalToPay: "Total to pay",
-  items: (n) => (n === 1 ? "1 item" : `${n} items`),
-  showItems: "Order items",
-  quantity: (q) => `Qty ${q}`,
-  cnpj: "CNPJ",
-  orderFrom: "Order at",
-  status: {
-    pending: "Awaiting payment",
-    processing: "Processing payment",
-    paid: "Paid",
-    approved: "Approved",
-    refused: "Refused",
-    refunded: "Refunded",
-    chargedback: "Disputed",
-    in_protest: "Under dispute",
-    expired: "Expired",
-    open: "Open",
-  },
-  pix: {
-    heading: "Pay with PIX",
-    steps: ["Copy the code below.", "In your bank's app, choose PIX › Copy and Paste.", "Paste the code and confirm the payment."],
-    copy: "Copy PIX code",
-    copied: "Code copied!",
-    copyFailed: "Could not copy. Select the code and copy it by hand.",
-    codeLabel: "PIX copy-and-paste code",
-    qrHeading: "Or scan the QR code",
-    qrHint: "Use your bank app's camera on another device.",
-    qrAlt: (amount) => `PIX QR code for ${formatBRL(amount)}`,
-    expiresIn: "Expires in",
-    validUntil: (when) => `Valid until ${when}`,
-    expiredTitle: "This PIX has expired",
-    expiredText: "The time to pay is over and this code can no longer be paid. Ask the shop for a new link.",
-    waiting: "Waiting for your bank's confirmation. This page updates by itself.",
-  },
-  boleto: {
-    heading: "Boleto",
-    due: "Due date",
-    lineLabel: "Digitable line",
-    copy: "Copy digitable line",
-    copied: "Digitable line copied!",
-    copyFailed: "Could not copy. Select the line and copy it by hand.",
-    barcodeAlt: "Boleto barcode",
-    pdf: "Download boleto PDF",
-    clearing: "Boleto payments are confirmed within 3 business days.",
-    howTo: "Pay in your bank's app, internet banking or at a lottery outlet.",
-    expiredTitle: "This boleto is past due",
-    expiredText: "The time to pay is over and this boleto can no longer be paid. Ask the shop for a new link.",
-  },
-  card: {
-    heading: "Credit card",
-    number: "Card number",
-    holder: "Name on card",
-    expiry: "Expiry (MM/YY)",
-    cvv: "Security code (CVV)",
-    cvvHint: (n) => `${n} digits on the ${n === 4 ? "front" : "back"} of the card`,
-    installments: "Installments",
-    installment: (n, each) => (n === 1 ? `Pay in full · ${formatBRL(each)}` : `${n}x of ${formatBRL(each)}, interest-free`),
-    pay: (amount) => `Pay ${formatBRL(amount)}`,
-    processing: "Processing payment…",
-    loading: "Loading secure payment…",
-    noScriptTitle: "Turn on JavaScript to pay",
-    noScript:
-      "The payment form needs JavaScript: it protects the card details before sending them. Turn on JavaScript in this browser and reload the page, or open the link in another browser.",
-    brand: (b) => `Brand: ${b}`,
-    paidWith: (brand, last4) => `${brand} ending in ${last4}`,
-    tryAgainHeading: "Try another card",
-    refusedTitle: "Payment refused",
-    refused: {
-      card_declined: "The card issuer declined the payment. Try another card or contact your bank.",
-      insufficient_funds: "Insufficient funds or credit limit. Try another card.",
-      expired_card: "The card has expired. Try another card.",
-      processing_error: "There was an error processing the payment. Try again or use another card.",
-      other: "The payment was not approved. Try another card.",
-    },
-    noMoreAttempts: "It is not possible to try again here. Please contact the shop.",
-    secureNote: "Card details are encrypted and never stored by the shop.",
-    errors: {
-      number: "Invalid card number. Check the digits.",
-      brand: "Card brand not accepted.",
-      holder: "Enter the name as printed on the card.",
-      expiry: "Invalid expiry. Use MM/YY.",
-      expired: "This card has expired.",
-      cvv: (n) => `The security code has ${n} digits.`,
-    },
-  },
-  link: {
-    chooseHeading: "How would you like to pay?",
-    oneMethod: "Payment method",
-    payerHeading: "Your details",
-    name: "Full name",
-    email: "E-mail",
-    document: "CPF or CNPJ",
-    documentHint: "Brazilian taxpayer number, used only to issue the payment.",
-    methods: {
-      pix: { title: "PIX", note: "Approved instantly" },
-      boleto: { title: "Boleto", note: "Clears within 3 business days" },
-      credit_card: { title: "Credit card", note: "Pay in full" },
-    },
-    upTo: (n) => `Up to ${n} interest-free installments`,
-    cta: { pix: "Get PIX code", boleto: "Get boleto", credit_card: (a) => `Pay ${formatBRL(a)}` },
-    creating: "Creating…",
-    pending: (m) => `You already created a ${m} payment for this order.`,
-    continue: "Continue payment",
-    other: "Choose another payment method",
-    expiredTitle: "This payment link has expired",
-    expiredText: "It no longer takes payments. Ask the shop for a new link.",
-    validUntil: (when) => `Link valid until ${when}`,
-    errors: {
-      method: "Choose a payment method.",
-      name: "Enter your first and last name.",
-      email: "Enter a valid e-mail, such as name@example.com.",
-      document: "Invalid CPF or CNPJ. Check the numbers.",
-    },
-  },
-  support: { label: (m) => `Questions about the order? Contact ${m}:`, whatsapp: "WhatsApp" },
-  acceptedBrands: "Accepted cards",
-  lines: { label: "Order summary", items: "Items", shipping: "Shipping", discount: "Discount", total: "Total" },
-  last: {
-    orderRef: "Order",
-    txNumber: "Transaction",
-    backToStore: "Back to the shop",
-    autoReturn: (s) => `Returning to the shop in ${s} s…`,
-    stay: "Stay on this page",
-    receipt: (email) => `We sent the receipt to ${email}.`,
-  },
-  pixWait: {
-    button: "I have paid",
-    title: "We are confirming your payment",
-    text: "PIX is usually confirmed within seconds, but some banks take a few minutes. This page checks the payment by itself and changes as soon as it arrives: you can leave it open.",
-    hint: "If it has been a long time, check in your bank's app that the PIX went through.",
-    save: "Save QR code",
-  },
-  paid: {
-    title: "Payment confirmed!",
-    text: (amount, merchant) => `We received ${formatBRL(amount)} for ${merchant}.`,
-    via: { pix: "Paid with PIX", boleto: "Paid with boleto", credit_card: "Paid by credit card" },
-    at: (when) => `on ${when}`,
-    close: "The shop has been notified. You can close this page.",
-  },
-  refunded: { title: "Payment refunded", text: "This payment was returned. The money goes back through the same payment method." },
-  returned: {
-    title: "Payment returned",
-    text: "This order had already been paid another way, so this payment was returned to you in full, through the same method.",
-    onLink: (method, amount) => `Another payment for this order (${method}, ${formatBRL(amount)}) arrived later and was returned to the payer automatically.`,
-  },
-  disputed: { title: "Payment under dispute", text: "This payment was disputed with the bank. Contact the shop with any questions." },
-  processing: { title: "Processing payment", text: "We are waiting for confirmation. This page updates by itself." },
-  sandbox: {
-    title: "Test environment",
-    text: "This is a test (sandbox) charge: no real money moves.",
-    button: "Simulate payment (sandbox)",
-    working: "Simulating…",
-    failed: "Could not simulate the payment.",
-    cards: "Test cards: 4242 4242 4242 4242 approves; 4000 0000 0000 0002 declines.",
-  },
-  errors: {
-    generic: "Something went wrong. Please try again in a moment.",
-    network: "No connection. Check your internet and try again.",
-    fix: "Please fix the highlighted fields.",
-    alreadyPaid: "This order is already paid.",
-  },
-  notFound: {
-    title: "Payment not found",
-    text: "The link may be wrong or incomplete. Check the address the shop sent you.",
-  },
-  copy: "Copy",
-};
 
 export function dictionary(locale: Locale): Dictionary {
   return locale === "en" ? en : pt;

@@ -81,3 +81,12 @@ export function installmentPlanProblem(plan: InstallmentPlan): string | null {
   }
   return null;
 }
+
+/**
+ * The option the payer chose, re-computed (the server never trusts the page's figures); null when
+ * the plan does not offer `count` for this amount (above its maximum, or an installment under the
+ * minimum).
+ */
+export function chosenInstallmentOption(amount: number, plan: InstallmentPlan, count: number): PricedInstallmentOption | null {
+  return pricedInstallmentOptions(amount, plan).find((o) => o.count === count) ?? null;
+}

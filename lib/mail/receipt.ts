@@ -28,12 +28,15 @@ function when(d: Date): string {
 }
 
 export function receiptMail(
-  t: Pick<TransactionRow, "id" | "secureId" | "amount" | "paymentMethod" | "paidAt" | "externalRef" | "customer" | "installments">,
+  t: Pick<TransactionRow, "id" | "secureId" | "amount" | "paidAmount" | "paymentMethod" | "paidAt" | "externalRef" | "customer" | "installments">,
   merchant: { name: string; supportEmail: string | null },
 ): Mail {
   const link = secureUrlOf(t.secureId);
+  // A card in installments with interest was charged their total (paidAmount), above the order's amount.
+  const charged = t.paymentMethod === "credit_card" && t.paidAmount > t.amount ? t.paidAmount : t.amount;
   const rows: [string, string][] = [
-    ["Valor", formatBRL(t.amount)],
+    ["Valor", formatBRL(charged)],
+    ...(charged > t.amount ? ([["Valor do pedido", formatBRL(t.amount)]] as [string, string][]) : []),
     ["Loja", merchant.name],
     ...(t.externalRef ? ([["Pedido", t.externalRef]] as [string, string][]) : []),
     ["Transação", `#${t.id}`],
@@ -45,7 +48,7 @@ export function receiptMail(
   const text = [
     `Olá, ${first}!`,
     "",
-    `Recebemos seu pagamento de ${formatBRL(t.amount)} para ${merchant.name}.`,
+    `Recebemos seu pagamento de ${formatBRL(charged)} para ${merchant.name}.`,
     "",
     ...rows.map(([k, v]) => `${k}: ${v}`),
     "",
@@ -55,7 +58,7 @@ export function receiptMail(
   ].join("\n");
   const html = `<!doctype html><html lang="pt-BR"><body style="font-family:system-ui,sans-serif;color:#111827">
 <p>Olá, ${esc(first)}!</p>
-<p>Recebemos seu pagamento de <strong>${esc(formatBRL(t.amount))}</strong> para ${esc(merchant.name)}.</p>
+<p>Recebemos seu pagamento de <strong>${esc(formatBRL(charged))}</strong> para ${esc(merchant.name)}.</p>
 <table>${rows.map(([k, v]) => `<tr><td style="color:#4b5563;padding-right:16px">${esc(k)}</td><td><strong>${esc(v)}</strong></td></tr>`).join("")}</table>
 <p><a href="${esc(link)}">Ver o pagamento</a></p>
 <p style="color:#4b5563">${esc(support)}</p>

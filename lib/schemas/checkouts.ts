@@ -9,6 +9,7 @@ import { PageQuery } from "@/lib/core/pagination";
 import { MAX_YEAR, MIN_YEAR } from "@/lib/domain/iso-date";
 import { centavos, httpUrl } from "./fields";
 import { isoDateString } from "./query";
+import { InstallmentPlanField } from "./transactions";
 
 export const CheckoutItem = z
   .object({
@@ -59,6 +60,9 @@ export const CreateCheckoutInput = z
       .pipe(z.string().max(10_000, "must have at most 10000 characters"))
       .optional()
       .meta({ description: "Free text (an object is stored as its JSON); copied to the link's transactions" }),
+    installmentPlan: InstallmentPlanField.optional().meta({
+      description: "The link's card installment plan, overriding the account's (see InstallmentPlan); applies to every card charge made from the link",
+    }),
   })
   .superRefine((v, ctx) => {
     if (v.amount === undefined && v.items === undefined) {

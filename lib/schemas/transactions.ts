@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documents";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
+import { installmentPlanProblem } from "@/lib/domain/installments";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
 import type { FieldError } from "@/lib/core/errors";
 import { centavos, httpUrl, MAX_AMOUNT, need } from "./fields";
@@ -52,6 +53,33 @@ const wholeNumber = (what: string, min: number, max: number) =>
         .max(max, `must be from ${min} to ${max}`),
     )
     .meta({ description: what });
+
+/**
+ * A charge's (or payment link's) own installment plan, overriding the account's (dashboard,
+ * Parcelamento). Every field is required: the override is the whole plan, not a patch.
+ */
+export const InstallmentPlanField = z
+  .object(
+    {
+      maxInstallments: wholeNumber(`Most installments offered, 1 to ${MAX_INSTALLMENTS}`, 1, MAX_INSTALLMENTS),
+      interestFree: wholeNumber(`Installments without interest, 1 to maxInstallments (1 to ${MAX_INSTALLMENTS})`, 1, MAX_INSTALLMENTS),
+      monthlyRateBp: wholeNumber(
+        "Monthly interest the payer pays beyond interestFree, in basis points (199 = 1.99% a month), 0 to 1000; installments by the Price table, rounded half up to the centavo",
+        0,
+        1_000,
+      ),
+    },
+    need("an object with maxInstallments, interestFree and monthlyRateBp"),
+  )
+  .superRefine((p, ctx) => {
+    if (p.interestFree > p.maxInstallments) ctx.addIssue({ code: "custom", path: ["interestFree"], message: "must be at most maxInstallments" });
+    else if (installmentPlanProblem(p)) ctx.addIssue({ code: "custom", path: [], message: installmentPlanProblem(p)! });
+  })
+  .meta({
+    id: "InstallmentPlan",
+    description:
+      "Card installments for this charge instead of the account's: up to maxInstallments, the first interestFree without interest, the others at monthlyRateBp a month paid by the payer. Options whose installment is under R$ 5,00 are not offered.",
+  });
 
 export const PaymentMethodField = z
   .preprocess(lower, z.enum(PAYMENT_METHODS, need(`one of: ${PAYMENT_METHODS.join(", ")}`)))
@@ -198,6 +226,9 @@ export const CreateTransactionRequest = z
     installments: wholeNumber(`Card installments, 1 to ${MAX_INSTALLMENTS}; default 1 (credit_card only)`, 1, MAX_INSTALLMENTS)
       .nullish()
       .transform((v) => v ?? 1),
+    installmentPlan: InstallmentPlanField.nullish()
+      .transform((v) => v ?? null)
+      .meta({ description: "credit_card: this charge's installment plan, overriding the account's (see InstallmentPlan)" }),
     pix: expiresInDays(PIX_EXPIRES_IN_DAYS, "Days until the QR code expires").meta({ description: "PIX options" }),
     boleto: expiresInDays(BOLETO_EXPIRES_IN_DAYS, "Days until the due date").meta({ description: "Boleto options" }),
     card: z
@@ -244,8 +275,11 @@ export function transactionRuleErrors(t: Partial<CreateTransactionRequest>): Fie
   if (method === "credit_card") {
     if (t.ip === null) errors.push({ field: "ip", message: "is required for credit_card" });
     if (t.card && !t.card.hash) errors.push({ field: "card.hash", message: "is required for credit_card (the token from /api/v1/card-token)" });
-  } else if (method !== undefined && t.installments !== undefined && t.installments !== 1) {
-    errors.push({ field: "installments", message: `applies to credit_card only; send 1 or leave it out for ${method}` });
+  } else if (method !== undefined) {
+    if (t.installments !== undefined && t.installments !== 1) {
+      errors.push({ field: "installments", message: `applies to credit_card only; send 1 or leave it out for ${method}` });
+    }
+    if (t.installmentPlan) errors.push({ field: "installmentPlan", message: `applies to credit_card only; leave it out for ${method}` });
   }
   return errors;
 }

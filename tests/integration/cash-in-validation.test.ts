@@ -276,7 +276,8 @@ describe("lenient forms real clients send", () => {
     [12, 12],
     [undefined, 1],
   ])("installments %j for a card reads %i", async (installments, expected) => {
-    const body = await cardBody(a.publicKey, undefined, { installments });
+    // R$ 60,00: 12 installments of R$ 5,00, the smallest installment offered.
+    const body = await cardBody(a.publicKey, undefined, { installments, amount: 6000, items: [{ title: "x", unitPrice: 6000, quantity: 1, tangible: false }] });
     const res = await create(body);
     expect(res.status).toBe(201);
     expect(res.body.data.installments).toBe(expected);

@@ -88,6 +88,8 @@ describe("checkout page data", () => {
       subtotal: 5000,
       shipping: 0,
       discount: 0,
+      // The account's installment plan, by default today's: 12x, all interest-free.
+      installmentPlan: { maxInstallments: 12, interestFree: 12, monthlyRateBp: 0 },
     });
     expect(data.transaction).toMatchObject({ status: "pending", paymentMethod: "pix", sandbox: true, expired: false, canRetry: false });
     expect(data.transaction.pix?.qrcode).toMatch(/^000201/);

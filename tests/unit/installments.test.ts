@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   MAX_CARD_INSTALLMENTS,
+  chosenInstallmentOption,
   installmentOptions,
   installmentPlanProblem,
   priceInstallment,
@@ -74,5 +75,24 @@ describe("Price table (juros do parcelamento)", () => {
     expect(installmentPlanProblem({ maxInstallments: 6, interestFree: 7, monthlyRateBp: 0 })).toMatch(/interestFree/);
     expect(installmentPlanProblem({ maxInstallments: 6, interestFree: 2, monthlyRateBp: 1_001 })).toMatch(/monthlyRateBp/);
     expect(installmentPlanProblem({ maxInstallments: 6, interestFree: 2, monthlyRateBp: 199 })).toBeNull();
+  });
+});
+
+describe("chosenInstallmentOption (the server re-prices the payer's choice)", () => {
+  const plan = { maxInstallments: 6, interestFree: 3, monthlyRateBp: 199 };
+
+  it("prices an interest-bearing choice by the Price table", () => {
+    // R$ 1.000,00 in 6x at 1,99%: 178,4687… -> 178,47, 1.070,82 in all (Python, exact fractions).
+    expect(chosenInstallmentOption(100_000, plan, 6)).toEqual({ count: 6, each: 17_847, total: 107_082, interest: true, monthlyRateBp: 199 });
+  });
+
+  it("keeps an interest-free choice at the amount", () => {
+    expect(chosenInstallmentOption(100_000, plan, 3)).toMatchObject({ total: 100_000, interest: false });
+  });
+
+  it("refuses a count above the plan or under the minimum installment", () => {
+    expect(chosenInstallmentOption(100_000, plan, 7)).toBeNull();
+    expect(chosenInstallmentOption(1_500, plan, 4)).toBeNull();
+    expect(chosenInstallmentOption(1_500, plan, 0)).toBeNull();
   });
 });

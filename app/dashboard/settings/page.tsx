@@ -26,9 +26,14 @@ export default async function SettingsPage() {
         title="Configurações"
         description="Dados da empresa, chave PIX de recebimento e tarifas."
         actions={
-          <Link href="/dashboard/settings/branding" className={`${ui.button} ${ui.secondary}`}>
-            Marca do checkout
-          </Link>
+          <>
+            <Link href="/dashboard/settings/installments" className={`${ui.button} ${ui.secondary}`}>
+              Parcelamento
+            </Link>
+            <Link href="/dashboard/settings/branding" className={`${ui.button} ${ui.secondary}`}>
+              Marca do checkout
+            </Link>
+          </>
         }
       />
       <div className={ui.split}>

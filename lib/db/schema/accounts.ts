@@ -22,10 +22,22 @@ export const companies = pgTable("companies", {
   /** The whsec_ signing secret, encrypted with the key-encryption secret (AES-256-GCM): it must be revealable. */
   webhookSecretEnc: text().notNull(),
   livemode: boolean().notNull().default(false),
+  /**
+   * Card installments the merchant offers (dashboard "Parcelamento"; lib/domain/installments.ts): up
+   * to `installmentMax`, the first `installmentInterestFree` without interest, the others at
+   * `installmentMonthlyRateBp` basis points a month (Price table) paid by the payer. The defaults are
+   * the behaviour before the setting existed: 12x, all interest-free.
+   */
+  installmentMax: integer().notNull().default(12),
+  installmentInterestFree: integer().notNull().default(12),
+  installmentMonthlyRateBp: integer().notNull().default(0),
   createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
 }, (t) => [
   check("companies_document_type_check", oneOf(t.documentType, COLUMN_VALUES.documentType)),
   check("companies_pix_key_type_check", oneOf(t.pixKeyType, COLUMN_VALUES.pixKeyType)),
+  check("companies_installment_max_check", sql`${t.installmentMax} between 1 and 12`),
+  check("companies_installment_interest_free_check", sql`${t.installmentInterestFree} between 1 and ${t.installmentMax}`),
+  check("companies_installment_monthly_rate_check", sql`${t.installmentMonthlyRateBp} between 0 and 1000`),
 ]);
 
 /** Secret keys: only a SHA-256 hash is kept; the clear key is shown once. */

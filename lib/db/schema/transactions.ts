@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { COLUMN_VALUES, oneOf } from "./enum-checks";
 import { companies } from "./accounts";
+import type { InstallmentPlan } from "@/lib/domain/installments";
 
 export type CustomerRecord = {
   name: string;
@@ -175,6 +176,8 @@ export const checkouts = pgTable(
     /** Where the hosted checkout's last screen sends the payer back to; copied to the link's charges. */
     returnUrl: text(),
     metadata: text(),
+    /** The link's own installment plan (the API's installmentPlan), overriding the account's; null: the account's. */
+    installmentPlan: jsonb().$type<InstallmentPlan>(),
     expiresAt: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

@@ -6,20 +6,26 @@
  */
 import { isPastExpiry } from "@/lib/domain/expiry";
 import { and, desc, eq } from "drizzle-orm";
-import { getDb, type Queryable } from "@/lib/db/client";
-import { checkouts, transactions } from "@/lib/db/schema";
+import { getDb } from "@/lib/db/client";
+import { transactions } from "@/lib/db/schema";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
 import type { Account } from "../context";
 import { findAccountById } from "../accounts/accounts";
-import { checkoutStatusSql, type CheckoutRow, type CheckoutStatus } from "./checkout-view";
+import type { CheckoutRow, CheckoutStatus } from "./checkout-view";
+import {
+  MAX_CARD_ATTEMPTS,
+  cardAttemptsOf,
+  findLinkById,
+  findLinkBySecureId,
+  findTransactionBySecureId,
+  isSecureId,
+  latestRetryOf,
+} from "./checkout-lookup";
 import { linkPaymentOf, returnedPaymentsOf } from "./link-payment";
 import { boletoUrlOf, type TransactionRow } from "../transactions/transaction-view";
 import { getBranding, payerBrandOf, type PayerBrand } from "../accounts/branding";
-
-/** Refused card attempts one order may take on the hosted page before it stops offering another try. */
-export const MAX_CARD_ATTEMPTS = 5;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { accountInstallmentPlan } from "../accounts/installment-plan";
+import type { InstallmentPlan } from "@/lib/domain/installments";
 
 export type PayerMerchant = {
   /** The display name the merchant chose for the checkout, else the company's name. */
@@ -41,6 +47,8 @@ export type PayerOrder = {
   shipping: number;
   /** What the total is below items + shipping (0 when none). */
   discount: number;
+  /** The card installments offered (the link's plan, else the account's): the page lists its options. */
+  installmentPlan: InstallmentPlan;
 };
 
 export type PayerTransaction = {
@@ -55,6 +63,8 @@ export type PayerTransaction = {
   paymentMethod: PaymentMethod;
   amount: number;
   installments: number;
+  /** What the card was charged: the amount, or with installment interest their total (paidAmount). */
+  cardTotal: number;
   createdAt: string;
   paidAt: string | null;
   /** A sandbox (test) transaction: the page offers to simulate the payment. */
@@ -95,10 +105,6 @@ export type CheckoutPageData =
   /** A refused card that was tried again: the page follows the newest attempt. */
   | { kind: "redirect"; secureId: string };
 
-export function isSecureId(s: string): boolean {
-  return UUID_RE.test(s);
-}
-
 async function merchantView(account: Account): Promise<PayerMerchant> {
   const branding = await getBranding(account.id);
   return {
@@ -114,6 +120,7 @@ export function orderView(
   amount: number,
   items: { title: string; quantity: number; unitPrice: number }[],
   description: string | null,
+  installmentPlan: InstallmentPlan,
   shippingFee: number | null = null,
 ): PayerOrder {
   const subtotal = items.reduce((n, i) => n + i.unitPrice * i.quantity, 0);
@@ -125,6 +132,7 @@ export function orderView(
     subtotal,
     shipping,
     discount: Math.max(0, subtotal + shipping - amount),
+    installmentPlan,
   };
 }
 
@@ -134,59 +142,6 @@ export function isExpired(t: Pick<TransactionRow, "status" | "paymentMethod" | "
 
 function awaitsPayment(t: Pick<TransactionRow, "status">): boolean {
   return t.status === "pending" || t.status === "processing";
-}
-
-/** The newest attempt of a retried card charge (following retryOfId forwards), or null if none. */
-export async function latestRetryOf(id: number, db: Queryable = getDb()): Promise<TransactionRow | null> {
-  let latest: TransactionRow | null = null;
-  let current = id;
-  for (let i = 0; i < 50; i++) {
-    const [next] = await db.select().from(transactions).where(eq(transactions.retryOfId, current)).orderBy(desc(transactions.id)).limit(1);
-    if (!next) break;
-    latest = next;
-    current = next.id;
-  }
-  return latest;
-}
-
-/** Card attempts of the order this transaction belongs to: the chain of retries back to the first. */
-export async function cardAttemptsOf(t: TransactionRow, db: Queryable = getDb()): Promise<number> {
-  let n = 1;
-  let prev = t.retryOfId;
-  while (prev !== null && n < 50) {
-    const [row] = await db.select({ retryOfId: transactions.retryOfId }).from(transactions).where(eq(transactions.id, prev)).limit(1);
-    if (!row) break;
-    n += 1;
-    prev = row.retryOfId;
-  }
-  return n;
-}
-
-export async function findLinkBySecureId(
-  secureId: string,
-  now: Date,
-  db: Queryable = getDb(),
-): Promise<{ row: CheckoutRow; status: CheckoutStatus } | null> {
-  const [found] = await db
-    .select({ row: checkouts, status: checkoutStatusSql(now) })
-    .from(checkouts)
-    .where(eq(checkouts.secureId, secureId))
-    .limit(1);
-  return found ?? null;
-}
-
-async function findLinkById(id: number, now: Date) {
-  const [found] = await getDb()
-    .select({ row: checkouts, status: checkoutStatusSql(now) })
-    .from(checkouts)
-    .where(eq(checkouts.id, id))
-    .limit(1);
-  return found ?? null;
-}
-
-export async function findTransactionBySecureId(secureId: string): Promise<TransactionRow | null> {
-  const [row] = await getDb().select().from(transactions).where(eq(transactions.secureId, secureId)).limit(1);
-  return row ?? null;
 }
 
 export async function payerTransactionView(t: TransactionRow, now: Date): Promise<PayerTransaction> {
@@ -206,6 +161,7 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
     paymentMethod: method,
     amount: t.amount,
     installments: t.installments,
+    cardTotal: t.paidAmount > 0 ? t.paidAmount : t.amount,
     createdAt: t.createdAt.toISOString(),
     paidAt: t.paidAt ? t.paidAt.toISOString() : null,
     sandbox: !t.livemode,
@@ -281,7 +237,13 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
     return {
       kind: "transaction",
       merchant: await merchantView(account),
-      order: orderView(t.amount, t.items, link?.row.description ?? null, t.shipping?.fee ?? null),
+      order: orderView(
+        t.amount,
+        t.items,
+        link?.row.description ?? null,
+        link?.row.installmentPlan ?? accountInstallmentPlan(account),
+        t.shipping?.fee ?? null,
+      ),
       transaction: await payerTransactionView(t, now),
     };
   }
@@ -292,7 +254,7 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
   return {
     kind: "link",
     merchant: await merchantView(account),
-    order: orderView(link.row.amount, link.row.items, link.row.description),
+    order: orderView(link.row.amount, link.row.items, link.row.description, link.row.installmentPlan ?? accountInstallmentPlan(account)),
     link: await payerLinkView(link.row, link.status, account, now),
   };
 }

@@ -66,6 +66,7 @@ export async function createCheckout(ctx: ServiceContext, raw: unknown, outer?: 
       returnUrl: input.returnUrl || null,
       postbackUrl: input.postbackUrl || null,
       metadata: input.metadata ?? null,
+      installmentPlan: input.installmentPlan ?? null,
       expiresAt,
       createdAt: ctx.now,
     })

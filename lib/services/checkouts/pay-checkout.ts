@@ -25,11 +25,12 @@ import { findAccountById } from "../accounts/accounts";
 import {
   MAX_CARD_ATTEMPTS,
   cardAttemptsOf,
+  findLinkById,
   findLinkBySecureId,
   findTransactionBySecureId,
   isSecureId,
   latestRetryOf,
-} from "./checkout-page";
+} from "./checkout-lookup";
 import type { ServiceContext } from "../context";
 import { createTransaction } from "../transactions/create-transaction";
 import { ServiceError, notFound, unprocessable, validation, type FieldError } from "../errors";
@@ -120,6 +121,7 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
   const account = await findAccountById(t.companyId);
   if (!account) throw notFound("Checkout");
   // The same order: items, customer, shipping and the merchant's references; only the card changes.
+  const link = t.checkoutId !== null ? (await findLinkById(t.checkoutId, req.now))?.row : null;
   const body: CreateTransactionInput = {
     paymentMethod: "credit_card",
     amount: t.amount,
@@ -133,6 +135,8 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     traceable: t.traceable,
     ip: req.ip,
     installments: input.installments,
+    // The link's plan when it has one; a charge made by the API is retried under the account's.
+    installmentPlan: link?.installmentPlan ?? null,
     card: { hash: token },
   };
   const created = await getDb().transaction(async (tx) => {
@@ -186,6 +190,7 @@ async function payLink(
   if (method === "credit_card") {
     body.ip = req.ip;
     body.installments = input.installments;
+    body.installmentPlan = row.installmentPlan;
     body.card = { hash: requireToken(input.cardToken) };
   }
   // A PIX or boleto must not outlive the link by days: issue it for at most the link's remaining days.

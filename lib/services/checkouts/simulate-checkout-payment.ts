@@ -5,7 +5,7 @@
  * so does a charge of a payment link another charge already paid (409).
  */
 import { findAccountById } from "../accounts/accounts";
-import { findTransactionBySecureId, isSecureId } from "./checkout-page";
+import { findTransactionBySecureId, isSecureId } from "./checkout-lookup";
 import { ServiceError, notFound } from "../errors";
 import type { PayerRequest } from "./pay-checkout";
 import { sandboxMove } from "../transactions/sandbox-move";

@@ -8,20 +8,15 @@ import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
 import { computeTransactionFee } from "@/lib/domain/fees";
 import type { TransactionStatus } from "@/lib/domain/status";
 import { getEnv } from "@/lib/env";
-import { zodFieldErrors } from "@/lib/core/validation";
 import { pixProcessorFor } from "@/lib/processors/api-pix/processor";
 import { processorFor } from "@/lib/processors/registry";
 import type { CardData, Processor } from "@/lib/processors/types";
-import {
-  CreateTransactionRequest,
-  transactionRuleErrors,
-  type CreateTransactionRequest as Request,
-} from "@/lib/schemas/transactions";
+import type { CreateTransactionRequest as Request } from "@/lib/schemas/transactions";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import { executeTransaction } from "@/lib/executor/execute";
 import { consumeCardToken } from "./card-tokens";
+import { cardInstallmentOption, parseCreateTransaction } from "./parse-create-transaction";
 import type { ServiceContext } from "../context";
-import { ServiceError, type FieldError } from "../errors";
 import { boletoUrlOf, cardView, transactionResource, type TransactionRow } from "./transaction-view";
 
 const DAY_MS = 86_400_000;
@@ -80,40 +75,6 @@ export async function createTransaction(
   return { transaction, response: transactionCreatedResource(transaction) };
 }
 
-/** Field rules first, then the rules between fields; one 400 lists every bad field. */
-export function parseCreateTransaction(raw: unknown): Request {
-  const parsed = CreateTransactionRequest.safeParse(raw);
-  let errors: FieldError[];
-  if (parsed.success) {
-    errors = transactionRuleErrors(parsed.data);
-    if (!errors.length) return parsed.data;
-  } else {
-    errors = zodFieldErrors(parsed.error);
-    // The rules between fields still run on the fields that parsed, so a missing card.hash is
-    // reported together with a bad e-mail, not on the next attempt.
-    const bad = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "")));
-    for (const e of transactionRuleErrors(fieldsThatParsed(raw, bad))) {
-      if (!errors.some((x) => x.field === e.field)) errors.push(e);
-    }
-  }
-  const message =
-    errors.length === 1
-      ? `The transaction is invalid: ${errors[0].field} ${errors[0].message}.`
-      : `The transaction is invalid: ${errors.length} fields have problems.`;
-  throw new ServiceError("validation_error", message, errors);
-}
-
-/** Each top-level field that parsed on its own; those with errors are left out. */
-function fieldsThatParsed(raw: unknown, bad: Set<string>): Partial<Request> {
-  if (bad.has("") || typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
-  const obj = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(CreateTransactionRequest.shape)) {
-    if (!bad.has(key)) out[key] = schema.parse(obj[key]);
-  }
-  return out as Partial<Request>;
-}
-
 type NewTransaction = typeof transactions.$inferInsert;
 
 function baseValues(ctx: ServiceContext, input: Request, processor: Processor, opts: CreateTransactionOptions) {
@@ -163,11 +124,18 @@ function baseValues(ctx: ServiceContext, input: Request, processor: Processor, o
 
 type BaseValues = ReturnType<typeof baseValues>;
 
+/**
+ * The card is charged the chosen option's total: the amount, or with interest beyond the plan's
+ * interest-free installments the Price-table total. The transaction keeps `amount` (the order) and
+ * records the total as `paidAmount`, which the payment journal credits to the merchant (the interest
+ * is the merchant's; the fee stays computed on the amount).
+ */
 async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
+  const option = cardInstallmentOption(input, ctx.account);
   const card: CardData = await consumeCardToken(tx, ctx.account.id, input.card.hash ?? "", ctx.now);
   const decision = await processor.card.authorize({
     card,
-    amount: input.amount,
+    amount: option.total,
     installments: input.installments,
     reference: values.secureId,
     merchant: { id: ctx.account.id, name: ctx.account.name },
@@ -190,7 +158,7 @@ async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor
       status,
       acquirerRef: decision.authorizationCode,
       refusedReason: decision.approved ? null : decision.reason,
-      paidAmount: decision.approved ? input.amount : 0,
+      paidAmount: decision.approved ? option.total : 0,
       paidAt: decision.approved ? ctx.now : null,
       ...settlement,
       // What is kept of the card: never the PAN or the CVV.

@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { withPublic } from "@/lib/http/handler";
-import { findTransactionBySecureId, isSecureId } from "@/lib/services/checkouts/checkout-page";
+import { findTransactionBySecureId, isSecureId } from "@/lib/services/checkouts/checkout-lookup";
 import { notFound } from "@/lib/services/errors";
 
 /**
