@@ -44,6 +44,8 @@ export type EfiPixEnvio = {
   settle: (idEnvio: string, status: Exclude<EfiSendStatus, "EM_PROCESSAMENTO">) => PixEnviado;
   /** The next send is refused by Efí's analysis (422 `pagamento_negado`). */
   denyNext: () => void;
+  /** The next send is made, but its answer is lost on the way (a 504 from Efí's gateway). */
+  loseNextAnswer: () => void;
 };
 
 const json = (status: number, body: unknown): EfiAnswer => ({ status, body, contentType: "application/json" });
@@ -53,6 +55,7 @@ export function createEfiPixEnvio(opts: { keys: string[]; ispb: string; now: () 
   const sends = new Map<string, EfiSend>();
   const putRequests: EfiPixEnvio["putRequests"] = [];
   let deny = 0;
+  let lose = 0;
 
   const view = (s: EfiSend): PixEnviado => {
     const favorecido = "chave" in s.request.favorecido ? { chave: s.request.favorecido.chave } : { contaBanco: { ...s.request.favorecido.contaBanco } };
@@ -116,7 +119,11 @@ export function createEfiPixEnvio(opts: { keys: string[]; ispb: string; now: () 
     handle(method, path, body) {
       let m: RegExpExecArray | null;
       if ((m = PUT_PATH.exec(path)) && method === "PUT") {
-        const a = put(decodeURIComponent(m[1]), body);
+        let a = put(decodeURIComponent(m[1]), body);
+        if (a.status === 201 && lose > 0) {
+          lose -= 1;
+          a = efiError(504, "erro_aplicacao", "Tempo esgotado no gateway.");
+        }
         putRequests.push({ idEnvio: m[1], status: a.status });
         return a;
       }
@@ -133,6 +140,9 @@ export function createEfiPixEnvio(opts: { keys: string[]; ispb: string; now: () 
     },
     denyNext() {
       deny += 1;
+    },
+    loseNextAnswer() {
+      lose += 1;
     },
   };
 }
