@@ -20,6 +20,7 @@ export const SANDBOX_FAILING_PIX_KEYS: Readonly<Record<string, string>> = {
 
 export const sandboxPixPayouts: PixPayoutProvider = {
   name: "sandbox",
+  inMemory: true,
   async send(input) {
     return { status: "accepted", reference: input.idEnvio };
   },

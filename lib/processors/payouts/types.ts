@@ -31,6 +31,8 @@ export interface PixPayoutProvider {
   name: string;
   send(input: PayoutSendInput): Promise<PayoutSendResult>;
   status(input: PayoutStatusInput): Promise<PayoutStatus>;
+  /** True when the provider answers from memory (the sandbox): its step is then one database transaction. */
+  inMemory?: boolean;
   /** How long after an accepted send, or a "still processing" answer, the PSP is asked again. */
   pollDelayMs(): number;
 }

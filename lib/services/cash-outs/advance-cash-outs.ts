@@ -5,6 +5,8 @@ import { executeCashOut } from "@/lib/executor/execute";
 import { getLogger } from "@/lib/logger";
 import { payoutProviderFor } from "@/lib/processors/payouts/registry";
 import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus } from "@/lib/processors/payouts/types";
+import type { Tx } from "@/lib/db/client";
+import type { PixPayoutProvider } from "@/lib/processors/payouts/types";
 import type { CashOutRow } from "./cash-out-view";
 
 /** How long a claimed cash-out is left to the instance that took it before another may. */
@@ -20,10 +22,11 @@ type Answer = { kind: "send"; result: PayoutSendResult } | { kind: "status"; res
  * to the platform) or failed (reason; amount and fee back to available). Every move writes its
  * `cash_out` webhook in the same commit (the executor, under the money table's cash-out rows).
  *
- * The PSP is never asked while a row is locked: a step claims its cash-out (FOR UPDATE SKIP LOCKED,
+ * A PSP over the network is never asked while a row is locked: a step claims its cash-out (FOR UPDATE SKIP LOCKED,
  * next_step_at moved a lease ahead, committed), asks the PSP, then applies the answer in a second
  * transaction only if the row is still as claimed. An instance that dies in between leaves the lease
- * to run out, and the step is taken again with the same idEnvio (the PSP never sends twice).
+ * to run out, and the step is taken again with the same idEnvio (the PSP never sends twice). The
+ * sandbox answers from memory: its step is the one transaction that claims the row.
  * Returns how many steps were taken.
  */
 export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = {}): Promise<number> {
@@ -33,13 +36,16 @@ export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = 
   while (steps < limit) {
     const claimed = await claimDue(now);
     if (!claimed) break;
-    await takeStep(claimed, now);
+    if (claimed.leased) await takeRemoteStep(claimed.leased, now);
     steps += 1;
   }
   return steps;
 }
 
-async function claimDue(now: Date): Promise<CashOutRow | null> {
+type PayoutRow = typeof pspPayouts.$inferSelect;
+
+/** The due cash-out: stepped at once (in-memory provider), or leased for a call outside the lock. */
+async function claimDue(now: Date): Promise<{ leased: CashOutRow | null } | null> {
   return getDb().transaction(async (tx) => {
     const [c] = await tx
       .select()
@@ -49,64 +55,75 @@ async function claimDue(now: Date): Promise<CashOutRow | null> {
       .limit(1)
       .for("update", { skipLocked: true });
     if (!c) return null;
+    const provider = payoutProviderFor(c.processor);
+    if (provider.inMemory) {
+      await applyAnswer(tx, c, await ask(provider, c, undefined, now), provider, undefined, now);
+      return { leased: null };
+    }
     const [leased] = await tx
       .update(cashOuts)
       .set({ nextStepAt: new Date(now.getTime() + LEASE_MS) })
       .where(eq(cashOuts.id, c.id))
       .returning();
-    return leased;
+    return { leased };
   });
 }
 
-async function takeStep(c: CashOutRow, now: Date): Promise<void> {
-  const provider = payoutProviderFor(c.processor);
-  const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, c.id));
+async function ask(provider: PixPayoutProvider, c: CashOutRow, payout: PayoutRow | undefined, now: Date): Promise<Answer> {
   const input = { companyId: c.companyId, cashOutId: c.id, idEnvio: payout?.idEnvio ?? `arara${c.id}`, amount: c.amount, pixKey: c.pixKey, pixKeyType: c.pixKeyType, now };
-  let answer: Answer;
   try {
-    answer =
-      c.status === "pending"
-        ? { kind: "send", result: await provider.send({ ...input, payerKey: payout?.payerKey ?? null }) }
-        : { kind: "status", result: await provider.status(input) };
+    return c.status === "pending"
+      ? { kind: "send", result: await provider.send({ ...input, payerKey: payout?.payerKey ?? null }) }
+      : { kind: "status", result: await provider.status(input) };
   } catch (e) {
     if (!(e instanceof PayoutUnavailableError)) throw e;
-    answer = { kind: "unavailable", error: e };
+    return { kind: "unavailable", error: e };
   }
-  const ctx = { actor: "system", now };
+}
+
+async function takeRemoteStep(c: CashOutRow, now: Date): Promise<void> {
+  const provider = payoutProviderFor(c.processor);
+  const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, c.id));
+  const answer = await ask(provider, c, payout, now);
   await getDb().transaction(async (tx) => {
     const [cur] = await tx.select().from(cashOuts).where(eq(cashOuts.id, c.id)).for("update");
     // Another instance took it after our lease ran out: its answer wins.
     if (!cur || cur.status !== c.status || cur.nextStepAt?.getTime() !== c.nextStepAt?.getTime()) return;
-    const later = (ms: number) => new Date(now.getTime() + ms);
-    const setPayout = async (values: Partial<typeof pspPayouts.$inferInsert>) => {
-      if (payout) await tx.update(pspPayouts).set({ ...values, updatedAt: now }).where(eq(pspPayouts.cashOutId, c.id));
-    };
-    if (answer.kind === "unavailable") {
-      const attempts = (payout?.sendAttempts ?? 0) + 1;
-      getLogger().warn({ job: "cash-outs", cashOutId: c.id, processor: c.processor, code: answer.error.code }, "payout provider unavailable: will retry");
-      await setPayout({ sendAttempts: attempts, lastError: `${answer.error.code}: ${answer.error.message}`.slice(0, 500) });
-      await tx.update(cashOuts).set({ nextStepAt: later(RETRY_MS[Math.min(attempts, RETRY_MS.length) - 1]) }).where(eq(cashOuts.id, c.id));
-      return;
-    }
-    if (answer.kind === "send") {
-      const r = answer.result;
-      await setPayout({ sendAttempts: (payout?.sendAttempts ?? 0) + 1, lastError: null, ...(r.status === "accepted" ? { pspStatus: "EM_PROCESSAMENTO", e2eId: r.reference } : {}) });
-      if (r.status === "accepted") {
-        await executeCashOut(tx, ctx, { cause: "cash_out_processing", cashOut: cur, facts: { nextStepAt: later(provider.pollDelayMs()) } });
-      } else {
-        await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: r.reason } });
-      }
-      return;
-    }
-    const s = answer.result;
-    if (s.status === "pending") {
-      await tx.update(cashOuts).set({ nextStepAt: later(provider.pollDelayMs()) }).where(eq(cashOuts.id, c.id));
-    } else if (s.status === "completed") {
-      await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId });
-      await executeCashOut(tx, ctx, { cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
-    } else {
-      await setPayout({ pspStatus: "NAO_REALIZADO" });
-      await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: s.reason } });
-    }
+    await applyAnswer(tx, cur, answer, provider, payout, now);
   });
+}
+
+async function applyAnswer(tx: Tx, cur: CashOutRow, answer: Answer, provider: PixPayoutProvider, payout: PayoutRow | undefined, now: Date): Promise<void> {
+  const ctx = { actor: "system", now };
+  const later = (ms: number) => new Date(now.getTime() + ms);
+  const setPayout = async (values: Partial<typeof pspPayouts.$inferInsert>) => {
+    if (payout) await tx.update(pspPayouts).set({ ...values, updatedAt: now }).where(eq(pspPayouts.cashOutId, cur.id));
+  };
+  if (answer.kind === "unavailable") {
+    const attempts = (payout?.sendAttempts ?? 0) + 1;
+    getLogger().warn({ job: "cash-outs", cashOutId: cur.id, processor: cur.processor, code: answer.error.code }, "payout provider unavailable: will retry");
+    await setPayout({ sendAttempts: attempts, lastError: `${answer.error.code}: ${answer.error.message}`.slice(0, 500) });
+    await tx.update(cashOuts).set({ nextStepAt: later(RETRY_MS[Math.min(attempts, RETRY_MS.length) - 1]) }).where(eq(cashOuts.id, cur.id));
+    return;
+  }
+  if (answer.kind === "send") {
+    const r = answer.result;
+    await setPayout({ sendAttempts: (payout?.sendAttempts ?? 0) + 1, lastError: null, ...(r.status === "accepted" ? { pspStatus: "EM_PROCESSAMENTO", e2eId: r.reference } : {}) });
+    if (r.status === "accepted") {
+      await executeCashOut(tx, ctx, { cause: "cash_out_processing", cashOut: cur, facts: { nextStepAt: later(provider.pollDelayMs()) } });
+    } else {
+      await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: r.reason } });
+    }
+    return;
+  }
+  const s = answer.result;
+  if (s.status === "pending") {
+    await tx.update(cashOuts).set({ nextStepAt: later(provider.pollDelayMs()) }).where(eq(cashOuts.id, cur.id));
+  } else if (s.status === "completed") {
+    await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId });
+    await executeCashOut(tx, ctx, { cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
+  } else {
+    await setPayout({ pspStatus: "NAO_REALIZADO" });
+    await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: s.reason } });
+  }
 }
