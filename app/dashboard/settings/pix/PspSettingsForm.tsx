@@ -117,7 +117,9 @@ export function PspSettingsForm({ view }: { view: View }) {
           </div>
           <div className={`${ui.grid} ${ui.grid2}`}>{text("pixKey", "Chave PIX neste PSP", "As cobranças são geradas para esta chave.")}</div>
           <fieldset className={ui.field} style={{ border: 0, padding: 0, margin: 0 }}>
-            <legend>Saques (cash-out)</legend>
+            <legend className={ui.label} style={{ padding: 0, marginBottom: 6 }}>
+              Saques (cash-out)
+            </legend>
             <label style={{ display: "flex", gap: 8, alignItems: "center", fontWeight: "normal" }}>
               <input type="checkbox" name="payoutEfi" checked={payoutEfi} onChange={(e) => setPayoutEfi(e.target.checked)} />
               Enviar os saques pela Efí (Pix Envio), da minha conta Efí
