@@ -4,13 +4,14 @@
  * ApiPixError with secrets redacted. No other retries: a 5xx or a timeout comes back with `retryable`
  * set, for the caller to decide.
  */
-import { ApiPixError, describeProblem, MESSAGES, redact, redactProblem } from "./errors";
-import { problemaSchema, type Problema } from "./schemas";
 import { z } from "zod";
-
-const pspErrorSchema = z.object({ nome: z.string().max(100), mensagem: z.string().max(500) });
+import { ApiPixError, describeProblem, MESSAGES, redact, redactProblem } from "./errors";
 import { issuesText, OAuthSession } from "./oauth-session";
+import { problemaSchema, type Problema } from "./schemas";
 import { send, type RawResponse } from "./transport";
+
+/** The error body of Efí's own endpoints (not a problem+json). */
+const pspErrorSchema = z.object({ nome: z.string().max(100), mensagem: z.string().max(500) });
 
 export type Operation<S extends z.ZodType | null> = {
   method: "GET" | "PUT";
