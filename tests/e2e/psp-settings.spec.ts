@@ -101,6 +101,7 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await page.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByRole("status")).toContainText("webhook registrado no PSP");
   await expect(page.getByLabel("Chave PIX pagadora na Efí")).toHaveValue(PAYER_KEY);
+  await expect(page.getByTestId("psp-payouts")).toHaveText(`Efí (Pix Envio), da chave ${PAYER_KEY}`);
   await page.screenshot({ path: "test-results/psp-settings/payout-efi-phone.png", fullPage: true });
 
   const requested = await request.post("/api/v1/cashOut/request", { headers: auth, data: { amount: 1000, pixKey: "maria@example.com" } });
