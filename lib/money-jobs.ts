@@ -46,7 +46,7 @@ export const cardSettlementJob: Job = {
   start: () => pollingLoop("card-settlement", 5_000, () => settleDueCardFunds({ limit: BATCH })),
 };
 
-/** The sandbox PSP's side of PIX cash-outs: pending -> processing -> completed | failed. */
+/** Cash-outs: pending -> processing -> completed | failed, through the sandbox or Efí (the job keeps its first name). */
 export const sandboxPayoutsJob: Job = {
   name: "sandbox-psp-payouts",
   enabled: () => true,

@@ -6,7 +6,7 @@
 import type { Env } from "@/lib/env";
 import { STATUS_BY_CODE } from "@/lib/http/errors";
 import { SANDBOX_TEST_CARDS } from "@/lib/processors/sandbox/cards";
-import { SANDBOX_FAILING_PIX_KEYS } from "@/lib/processors/sandbox-psp-payouts";
+import { SANDBOX_FAILING_PIX_KEYS } from "@/lib/processors/payouts/sandbox";
 import { ERROR_CODES } from "./components";
 
 export type Guide = {

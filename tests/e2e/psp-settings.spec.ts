@@ -3,6 +3,8 @@
  * PSP (tests/helpers/api-pix-psp, real mutual TLS), uploading the client certificate, its key and
  * the PSP's CA; "Testar conexão" gets a token and reads the webhook registration; a PIX charge is
  * then made at the PSP, paid there, notified to the app, and reads `paid` with the PSP's e2e id.
+ * Then cash-outs are sent through Efí's Pix Envio of the same PSP (the background job sends and
+ * follows them) and one completes with Efí's end-to-end id.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -12,11 +14,12 @@ import { makeTestPki, startApiPixPsp, type ApiPixPsp } from "../helpers/api-pix-
 import { basicAuth, createCharge, signUp } from "./dashboard-helpers";
 
 const KEY = "pagamentos@loja.example";
+const PAYER_KEY = "saques@loja.example";
 let psp: ApiPixPsp;
 let dir: string;
 
 test.beforeAll(async () => {
-  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY] });
+  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY, PAYER_KEY] });
   dir = mkdtempSync(path.join(os.tmpdir(), "psp-e2e-"));
   writeFileSync(path.join(dir, "client.crt"), psp.pki.client.certPem);
   writeFileSync(path.join(dir, "client.key"), psp.pki.client.keyPem);
@@ -84,4 +87,31 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await page.goto(`/dashboard/transactions/${charge.id}`);
   await expect(page.getByText(paid.endToEndId).first()).toBeVisible();
   await page.screenshot({ path: "test-results/psp-settings/paid-transaction.png", fullPage: true });
+
+  // Without a payout set up, a cash-out is refused: the money is at the PSP, not with Arara.
+  const auth = { authorization: basicAuth(merchant) };
+  const refused = await request.post("/api/v1/cashOut/request", { headers: auth, data: { amount: 1000, pixKey: "maria@example.com" } });
+  expect(refused.status()).toBe(422);
+  expect((await refused.json()).message).toContain("payout_not_configured");
+
+  await page.goto("/dashboard/settings/pix");
+  await page.setViewportSize({ width: 412, height: 915 });
+  await page.getByLabel("Enviar os saques pela Efí (Pix Envio), da minha conta Efí").check();
+  await page.getByLabel("Chave PIX pagadora na Efí").fill(PAYER_KEY);
+  await page.getByRole("button", { name: "Salvar" }).click();
+  await expect(page.getByRole("status")).toContainText("webhook registrado no PSP");
+  await expect(page.getByLabel("Chave PIX pagadora na Efí")).toHaveValue(PAYER_KEY);
+  await expect(page.getByTestId("psp-payouts")).toHaveText(`Efí (Pix Envio), da chave ${PAYER_KEY}`);
+  await page.screenshot({ path: "test-results/psp-settings/payout-efi-phone.png", fullPage: true });
+
+  const requested = await request.post("/api/v1/cashOut/request", { headers: auth, data: { amount: 1000, pixKey: "maria@example.com" } });
+  expect(requested.status()).toBe(201);
+  const cashOutId = (await requested.json()).data.id as number;
+  await expect.poll(() => [...psp.efi.sends.values()].find((s) => s.request.pagador.infoPagador === `Saque ${cashOutId}`)?.status, { timeout: 15_000 }).toBe("EM_PROCESSAMENTO");
+  const sent = [...psp.efi.sends.values()].find((s) => s.request.pagador.infoPagador === `Saque ${cashOutId}`)!;
+  expect(sent.request).toMatchObject({ valor: "10.00", pagador: { chave: PAYER_KEY }, favorecido: { chave: "maria@example.com" } });
+  psp.efi.settle(sent.idEnvio, "REALIZADO");
+  await expect
+    .poll(async () => (await (await request.get(`/api/v1/cashOut/${cashOutId}`, { headers: auth })).json()).data, { timeout: 20_000 })
+    .toMatchObject({ status: "completed", end2endId: sent.e2eId });
 });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
+import { cashOuts } from "./cash-outs";
 import { transactions } from "./transactions";
 
 /**
@@ -42,10 +43,21 @@ export const accountPspConfigs = pgTable(
     /** Reconciliation: the end of the last `GET /pix` window read, and the lease of the instance reading it. */
     pixScannedUntil: timestamp({ withTimezone: true, mode: "date" }),
     leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
+    /**
+     * Cash-outs of an account receiving through its PSP: null (none: refused, Arara holds none of its
+     * money) or "efi" (Efí's Pix Envio with these same credentials, paid from `payoutPayerKey`'s account).
+     */
+    payoutProvider: text(),
+    /** The merchant's PIX key at Efí that pays the cash-outs (`pagador.chave`), DICT form. */
+    payoutPayerKey: text(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("account_psp_configs_company_idx").on(t.companyId), uniqueIndex("account_psp_configs_webhook_token_idx").on(t.webhookToken)],
+  (t) => [
+    uniqueIndex("account_psp_configs_company_idx").on(t.companyId),
+    uniqueIndex("account_psp_configs_webhook_token_idx").on(t.webhookToken),
+    check("account_psp_configs_payout_provider_check", sql`${t.payoutProvider} is null or (${t.payoutProvider} = 'efi' and ${t.payoutPayerKey} is not null)`),
+  ],
 );
 
 /**
@@ -134,5 +146,39 @@ export const pspRefunds = pgTable(
     uniqueIndex("psp_refunds_devolucao_idx").on(t.e2eid, t.devolucaoId),
     index("psp_refunds_tx_idx").on(t.transactionId),
     index("psp_refunds_open_idx").on(t.nextCheckAt).where(sql`${t.status} in ('requested', 'processing')`),
+  ],
+);
+
+/**
+ * A cash-out sent through the merchant's PSP (Efí's Pix Envio), written in the transaction that
+ * requests the cash-out. `idEnvio` is drawn once here: every retry of the send uses it, and Efí never
+ * makes two transfers for one idEnvio. `pspStatus`: the PSP's last word (null until it accepted the send).
+ */
+export const pspPayouts = pgTable(
+  "psp_payouts",
+  {
+    cashOutId: bigint({ mode: "number" })
+      .primaryKey()
+      .references(() => cashOuts.id),
+    companyId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    provider: text().notNull(),
+    idEnvio: text().notNull(),
+    /** The paying key at the PSP when the cash-out was requested (a later settings change does not move it). */
+    payerKey: text().notNull(),
+    sendAttempts: integer().notNull().default(0),
+    pspStatus: text(),
+    e2eId: text(),
+    lastError: text(),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("psp_payouts_id_envio_idx").on(t.provider, t.idEnvio),
+    check("psp_payouts_provider_check", sql`${t.provider} in ('efi')`),
+    check("psp_payouts_id_envio_check", sql`${t.idEnvio} ~ '^[a-zA-Z0-9]{1,35}$'`),
+    check("psp_payouts_attempts_check", sql`${t.sendAttempts} >= 0`),
+    check("psp_payouts_psp_status_check", sql`${t.pspStatus} in ('EM_PROCESSAMENTO', 'REALIZADO', 'NAO_REALIZADO')`),
   ],
 );

@@ -1,7 +1,7 @@
 /**
  * The sandbox's DICT: every well-formed key has a holder, with a name picked deterministically from
  * the key (the same key always answers the same name, so tests and demos can rely on it), except
- * the test key that is "not registered" (it also fails cash-outs, sandbox-psp-payouts.ts).
+ * the test key that is "not registered" (it also fails cash-outs, payouts/sandbox.ts).
  */
 import { createHash } from "node:crypto";
 import type { PixKeyLookup } from "../types";

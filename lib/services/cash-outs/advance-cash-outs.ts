@@ -1,56 +1,129 @@
-import { and, asc, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { cashOuts } from "@/lib/db/schema";
-import { getEnv } from "@/lib/env";
+import { cashOuts, pspPayouts } from "@/lib/db/schema";
 import { executeCashOut } from "@/lib/executor/execute";
-import { payoutProviderFor } from "@/lib/processors/sandbox-psp-payouts";
+import { getLogger } from "@/lib/logger";
+import { payoutProviderFor } from "@/lib/processors/payouts/registry";
+import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus } from "@/lib/processors/payouts/types";
+import type { Tx } from "@/lib/db/client";
+import type { PixPayoutProvider } from "@/lib/processors/payouts/types";
+import type { CashOutRow } from "./cash-out-view";
+
+/** How long a claimed cash-out is left to the instance that took it before another may. */
+const LEASE_MS = 60_000;
+/** Waits after a PSP that could not be asked: 5 s, 15 s, 1 min, 5 min, then every 15 min. */
+const RETRY_MS = [5_000, 15_000, 60_000, 300_000, 900_000];
+
+type Answer = { kind: "send"; result: PayoutSendResult } | { kind: "status"; result: PayoutStatus } | { kind: "unavailable"; error: PayoutUnavailableError };
 
 /**
- * One step of each cash-out whose time has come (next_step_at <= now), one database transaction per
- * cash-out: claimed with FOR UPDATE SKIP LOCKED, so app instances and workers share the queue
- * without taking the same row twice. pending -> processing (the PSP accepted it; its answer is due
- * SANDBOX_PSP_DELAY_MS later) -> completed (end-to-end id; the reserved money goes to the PSP and
- * the fee to the platform) or failed (reason; amount and fee back to available). Every move writes
- * its `cash_out` webhook in the same commit (the executor, under the money table's cash-out rows).
+ * One step of each cash-out whose time has come (next_step_at <= now). pending -> processing (the PSP
+ * accepted the transfer) -> completed (end-to-end id; the reserved money goes to the PSP and the fee
+ * to the platform) or failed (reason; amount and fee back to available). Every move writes its
+ * `cash_out` webhook in the same commit (the executor, under the money table's cash-out rows).
+ *
+ * A PSP over the network is never asked while a row is locked: a step claims its cash-out (FOR UPDATE SKIP LOCKED,
+ * next_step_at moved a lease ahead, committed), asks the PSP, then applies the answer in a second
+ * transaction only if the row is still as claimed. An instance that dies in between leaves the lease
+ * to run out, and the step is taken again with the same idEnvio (the PSP never sends twice). The
+ * sandbox answers from memory: its step is the one transaction that claims the row.
  * Returns how many steps were taken.
  */
 export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const limit = opts.limit ?? 100;
-  const delayMs = getEnv().sandboxPspDelayMs;
-  const ctx = { actor: "system", now };
   let steps = 0;
   while (steps < limit) {
-    const took = await getDb().transaction(async (tx) => {
-      const [c] = await tx
-        .select()
-        .from(cashOuts)
-        .where(and(lte(cashOuts.nextStepAt, now), inArray(cashOuts.status, ["pending", "processing"])))
-        .orderBy(asc(cashOuts.nextStepAt), asc(cashOuts.id))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!c) return false;
-      if (c.status === "pending") {
-        await executeCashOut(tx, ctx, { cause: "cash_out_processing", cashOut: c, facts: { nextStepAt: new Date(now.getTime() + delayMs) } });
-        return true;
-      }
-      // A real PSP's answer would be fetched outside the row lock; the sandbox decides in memory.
-      const outcome = await payoutProviderFor(c.processor).outcome({
-        cashOutId: c.id,
-        amount: c.amount,
-        pixKey: c.pixKey,
-        pixKeyType: c.pixKeyType,
-        now,
-      });
-      if (outcome.status === "completed") {
-        await executeCashOut(tx, ctx, { cause: "cash_out_completed", cashOut: c, facts: { end2endId: outcome.end2endId, completedAt: now } });
-      } else {
-        await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: c, facts: { failReason: outcome.reason } });
-      }
-      return true;
-    });
-    if (!took) break;
+    const claimed = await claimDue(now);
+    if (!claimed) break;
+    if (claimed.leased) await takeRemoteStep(claimed.leased, now);
     steps += 1;
   }
   return steps;
+}
+
+type PayoutRow = typeof pspPayouts.$inferSelect;
+
+/** The due cash-out: stepped at once (in-memory provider), or leased for a call outside the lock. */
+async function claimDue(now: Date): Promise<{ leased: CashOutRow | null } | null> {
+  return getDb().transaction(async (tx) => {
+    const [c] = await tx
+      .select()
+      .from(cashOuts)
+      .where(and(lte(cashOuts.nextStepAt, now), inArray(cashOuts.status, ["pending", "processing"])))
+      .orderBy(asc(cashOuts.nextStepAt), asc(cashOuts.id))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!c) return null;
+    const provider = payoutProviderFor(c.processor);
+    if (provider.inMemory) {
+      await applyAnswer(tx, c, await ask(provider, c, undefined, now), provider, undefined, now);
+      return { leased: null };
+    }
+    const [leased] = await tx
+      .update(cashOuts)
+      .set({ nextStepAt: new Date(now.getTime() + LEASE_MS) })
+      .where(eq(cashOuts.id, c.id))
+      .returning();
+    return { leased };
+  });
+}
+
+async function ask(provider: PixPayoutProvider, c: CashOutRow, payout: PayoutRow | undefined, now: Date): Promise<Answer> {
+  const input = { companyId: c.companyId, cashOutId: c.id, idEnvio: payout?.idEnvio ?? `arara${c.id}`, amount: c.amount, pixKey: c.pixKey, pixKeyType: c.pixKeyType, now };
+  try {
+    return c.status === "pending"
+      ? { kind: "send", result: await provider.send({ ...input, payerKey: payout?.payerKey ?? null }) }
+      : { kind: "status", result: await provider.status(input) };
+  } catch (e) {
+    if (!(e instanceof PayoutUnavailableError)) throw e;
+    return { kind: "unavailable", error: e };
+  }
+}
+
+async function takeRemoteStep(c: CashOutRow, now: Date): Promise<void> {
+  const provider = payoutProviderFor(c.processor);
+  const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, c.id));
+  const answer = await ask(provider, c, payout, now);
+  await getDb().transaction(async (tx) => {
+    const [cur] = await tx.select().from(cashOuts).where(eq(cashOuts.id, c.id)).for("update");
+    // Another instance took it after our lease ran out: its answer wins.
+    if (!cur || cur.status !== c.status || cur.nextStepAt?.getTime() !== c.nextStepAt?.getTime()) return;
+    await applyAnswer(tx, cur, answer, provider, payout, now);
+  });
+}
+
+async function applyAnswer(tx: Tx, cur: CashOutRow, answer: Answer, provider: PixPayoutProvider, payout: PayoutRow | undefined, now: Date): Promise<void> {
+  const ctx = { actor: "system", now };
+  const later = (ms: number) => new Date(now.getTime() + ms);
+  const setPayout = async (values: Partial<typeof pspPayouts.$inferInsert>) => {
+    if (payout) await tx.update(pspPayouts).set({ ...values, updatedAt: now }).where(eq(pspPayouts.cashOutId, cur.id));
+  };
+  if (answer.kind === "unavailable") {
+    const attempts = (payout?.sendAttempts ?? 0) + 1;
+    getLogger().warn({ job: "cash-outs", cashOutId: cur.id, processor: cur.processor, code: answer.error.code }, "payout provider unavailable: will retry");
+    await setPayout({ sendAttempts: attempts, lastError: `${answer.error.code}: ${answer.error.message}`.slice(0, 500) });
+    await tx.update(cashOuts).set({ nextStepAt: later(RETRY_MS[Math.min(attempts, RETRY_MS.length) - 1]) }).where(eq(cashOuts.id, cur.id));
+    return;
+  }
+  if (answer.kind === "send") {
+    const r = answer.result;
+    await setPayout({ sendAttempts: (payout?.sendAttempts ?? 0) + 1, lastError: null, ...(r.status === "accepted" ? { pspStatus: "EM_PROCESSAMENTO", e2eId: r.reference } : {}) });
+    if (r.status === "accepted") {
+      await executeCashOut(tx, ctx, { cause: "cash_out_processing", cashOut: cur, facts: { nextStepAt: later(provider.pollDelayMs()) } });
+    } else {
+      await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: r.reason } });
+    }
+    return;
+  }
+  const s = answer.result;
+  if (s.status === "pending") {
+    await tx.update(cashOuts).set({ nextStepAt: later(provider.pollDelayMs()) }).where(eq(cashOuts.id, cur.id));
+  } else if (s.status === "completed") {
+    await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId });
+    await executeCashOut(tx, ctx, { cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
+  } else {
+    await setPayout({ pspStatus: "NAO_REALIZADO" });
+    await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: s.reason } });
+  }
 }

@@ -7,7 +7,7 @@ import { formatBRL } from "@/lib/domain/money";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import { parseWith } from "@/lib/core/validation";
 import { executeCashOut } from "@/lib/executor/execute";
-import { sandboxPixPayouts } from "@/lib/processors/sandbox-psp-payouts";
+import { payoutRouteFor, recordPspPayout } from "./payout-route";
 import { CashOutRequest, type CashOutInput } from "@/lib/schemas/money";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import type { CashOutRow } from "./cash-out-view";
@@ -22,6 +22,8 @@ import { ServiceError, validation } from "../errors";
  * the balance can never go below zero however many arrive at once. The money waits in `reserved`
  * until the PSP finishes (see advance-cash-outs.ts); the `pending` webhook is in the same commit.
  * The money and the event are the executor's (the money table's `cash_out_requested` row).
+ * The transfer goes through the sandbox, or through Efí for an account receiving PIX at its own PSP
+ * with Efí's Pix Envio set up; such an account without it is refused (payout-route.ts).
  * `outer`: the caller's transaction (the idempotency layer's); the cash-out is a savepoint of it.
  */
 export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
@@ -36,6 +38,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
   }
   if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
+  const route = await payoutRouteFor(ctx.account.id, outer);
 
   return inTransaction(outer, async (tx) => {
     const [row] = await tx
@@ -50,12 +53,13 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
         description: req.description,
         externalRef: req.externalRef,
         postbackUrl: req.postbackUrl,
-        processor: sandboxPixPayouts.name,
+        processor: route.processor,
         nextStepAt: ctx.now,
         createdAt: ctx.now,
         updatedAt: ctx.now,
       })
       .returning();
+    await recordPspPayout(tx, row, route, ctx.now);
     try {
       return await executeCashOut(tx, ctx, { cause: "cash_out_requested", cashOut: row, facts: {} });
     } catch (err) {

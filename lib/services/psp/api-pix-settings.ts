@@ -44,6 +44,9 @@ export type PspSettingsInput = {
   /** The CA of the PSP's server certificate, when not one the system trusts. */
   caCertificate?: Uint8Array | null;
   pixKey?: string;
+  /** Send cash-outs through Efí's Pix Envio, paid from this key of the merchant's Efí account. */
+  payoutEfi?: boolean;
+  payoutPayerKey?: string;
 };
 
 /** What the settings page shows: never a secret, only whether it is set. */
@@ -53,6 +56,8 @@ export type PspSettingsView = {
   tokenUrl: string;
   clientId: string;
   pixKey: string;
+  payoutEfi: boolean;
+  payoutPayerKey: string;
   hasClientSecret: boolean;
   certificate: "pem" | "pkcs12" | null;
   hasCa: boolean;
@@ -68,6 +73,8 @@ export function settingsView(row: PspConfigRow | null): PspSettingsView {
     tokenUrl: row?.tokenUrl ?? "",
     clientId: row?.clientId ?? "",
     pixKey: row?.pixKey ?? "",
+    payoutEfi: row?.payoutProvider === "efi",
+    payoutPayerKey: row?.payoutPayerKey ?? "",
     hasClientSecret: Boolean(row?.clientSecretEnc),
     certificate: row?.pkcs12Enc ? "pkcs12" : row?.certPem && row.keyPemEnc ? "pem" : null,
     hasCa: Boolean(row?.caPem),
@@ -137,6 +144,8 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
   if (clientSecret.length > 1000) errors.push({ field: "clientSecret", message: "Client secret longo demais." });
   const key = parsePixKey((input.pixKey ?? "").trim());
   if (!key.ok) errors.push({ field: "pixKey", message: key.message });
+  const payerKey = input.payoutEfi ? parsePixKey((input.payoutPayerKey ?? "").trim()) : null;
+  if (payerKey && !payerKey.ok) errors.push({ field: "payoutPayerKey", message: `Chave pagadora na Efí: ${payerKey.message}` });
 
   // The certificate: a new upload replaces the stored one; none keeps it.
   const password = input.certificatePassword ?? "";
@@ -212,6 +221,8 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
     ...(!upload && password ? { pkcs12PasswordEnc: sealSecret(companyId, "pkcs12Password", password) } : {}),
     ...(caPem !== undefined ? { caPem } : {}),
     pixKey: key.ok ? key.key : null,
+    payoutProvider: payerKey?.ok ? "efi" : null,
+    payoutPayerKey: payerKey?.ok ? payerKey.key : null,
     updatedAt: now,
   };
   let row: PspConfigRow;

@@ -8,6 +8,7 @@
  *   GET      {base}/pix/{e2eid}            GET {base}/pix?inicio=&fim=&paginacao.*
  *   PUT|GET  {base}/pix/{e2eid}/devolucao/{id}
  *   PUT|GET  {base}/webhook/{chave}        and posts `{ pix: [...] }` to `{webhookUrl}/pix`
+ *   PUT /v3/gn/pix/{idEnvio}, GET /v2/gn/pix/enviados/id-envio/{idEnvio}   Efí's Pix Envio (efi-pix-envio.ts)
  *
  * Every request is validated against the spec's schemas (lib/processors/api-pix/schemas.ts, which
  * describe the spec; the client's request builders are not used here) and refused with the spec's
@@ -54,6 +55,7 @@ import {
 } from "@/lib/processors/api-pix/schemas";
 import { dynamicBrCode } from "./brcode";
 import { makeTestPki, type TestPki } from "./certs";
+import { createEfiPixEnvio, type EfiPixEnvio } from "./efi-pix-envio";
 
 export type PspCob = {
   txid: string;
@@ -136,6 +138,8 @@ export type ApiPixPsp = {
   clientSecret: string;
   keys: string[];
   pki: TestPki;
+  /** Efí's Pix Envio on this host: its sends and the controls to settle them. */
+  efi: EfiPixEnvio;
   cobs: Map<string, PspCob>;
   pix: Map<string, PspPix>;
   webhooks: Map<string, { webhookUrl: string; chave: string; criacao: string }>;
@@ -237,6 +241,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const hung = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
   let nextLocId = 1;
+  const efi = createEfiPixEnvio({ keys, ispb, now, randomAlnum });
   let port = 0;
 
   const iso = (d: Date = now()) => d.toISOString();
@@ -518,6 +523,12 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   function route(req: http.IncomingMessage, url: URL, body: string): HttpAnswer {
     const path = url.pathname;
     if (path === "/oauth/token") return token(req, body);
+    if (efi.owns(path)) {
+      const denied = authorized(req);
+      if (denied) return denied;
+      const a = efi.handle(req.method ?? "GET", path, body);
+      return new HttpAnswer(a.status, a.body, { "content-type": a.contentType });
+    }
     if (!path.startsWith(`${basePath}/`)) return problem(404, "NaoEncontrado", "Não Encontrado", "Entidade não encontrada.");
     const denied = authorized(req);
     if (denied) return denied;
@@ -559,7 +570,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     },
     (req, res) => {
       const url = new URL(req.url ?? "/", "https://localhost");
-      const kind: RequestRecord["kind"] = url.pathname === "/oauth/token" ? "token" : url.pathname.startsWith(`${basePath}/`) ? "api" : "unknown";
+      const kind: RequestRecord["kind"] = url.pathname === "/oauth/token" ? "token" : url.pathname.startsWith(`${basePath}/`) || efi.owns(url.pathname) ? "api" : "unknown";
       const record: RequestRecord = { method: req.method ?? "", path: url.pathname, kind, status: null };
       requests.push(record);
       const chunks: Buffer[] = [];
@@ -686,6 +697,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     clientSecret,
     keys,
     pki,
+    efi,
     cobs,
     pix: pixes,
     webhooks,

@@ -17,7 +17,9 @@ export function PspSettingsForm({ view }: { view: View }) {
     tokenUrl: view.tokenUrl,
     clientId: view.clientId,
     pixKey: view.pixKey,
+    payoutPayerKey: view.payoutPayerKey,
   });
+  const [payoutEfi, setPayoutEfi] = useState<boolean>(view.payoutEfi);
   const formRef = useRef<HTMLFormElement>(null);
   // Secrets and files are cleared once saved (never kept in the page); the other fields stay as typed.
   useEffect(() => {
@@ -114,6 +116,23 @@ export function PspSettingsForm({ view }: { view: View }) {
             {file("caCertificate", "CA do servidor do PSP (opcional)", view.hasCa ? "Já enviada; envie outra só para trocar." : "Só se o PSP usar uma CA própria.")}
           </div>
           <div className={`${ui.grid} ${ui.grid2}`}>{text("pixKey", "Chave PIX neste PSP", "As cobranças são geradas para esta chave.")}</div>
+          <fieldset className={ui.field} style={{ border: 0, padding: 0, margin: 0 }}>
+            <legend className={ui.label} style={{ padding: 0, marginBottom: 6 }}>
+              Saques (cash-out)
+            </legend>
+            <label style={{ display: "flex", gap: 8, alignItems: "center", fontWeight: "normal" }}>
+              <input type="checkbox" name="payoutEfi" checked={payoutEfi} onChange={(e) => setPayoutEfi(e.target.checked)} />
+              Enviar os saques pela Efí (Pix Envio), da minha conta Efí
+            </label>
+            <span className={ui.hint}>
+              {payoutEfi
+                ? "Exige o escopo pix.send liberado pela Efí para esta aplicação."
+                : "Desligado: o dinheiro está na sua conta do PSP e os saques pela API são recusados; saque direto no PSP."}
+            </span>
+          </fieldset>
+          {payoutEfi && (
+            <div className={`${ui.grid} ${ui.grid2}`}>{text("payoutPayerKey", "Chave PIX pagadora na Efí", "Uma chave da sua conta Efí (pagador.chave): os saques saem dela.")}</div>
+          )}
         </>
       )}
       <div>

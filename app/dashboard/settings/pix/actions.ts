@@ -30,6 +30,8 @@ export async function savePspSettingsAction(_prev: ActionState, formData: FormDa
         certificatePassword: text("certificatePassword"),
         caCertificate: await fileBytes(formData, "caCertificate"),
         pixKey: text("pixKey"),
+        payoutEfi: formData.get("payoutEfi") === "on",
+        payoutPayerKey: text("payoutPayerKey"),
       });
       revalidatePath("/dashboard/settings/pix");
       if (result.webhook && !result.webhook.registered) {

@@ -28,6 +28,10 @@ export default async function PixSettingsPage() {
           <dl className={ui.dl} style={{ marginBottom: 16 }}>
             <dt>Processador</dt>
             <dd data-testid="psp-processor">{view.processor === "api-pix" ? "API Pix (seu PSP)" : "Sandbox"}</dd>
+            <dt>Saques (cash-out)</dt>
+            <dd data-testid="psp-payouts">
+              {view.processor !== "api-pix" ? "Sandbox" : view.payoutEfi ? `Efí (Pix Envio), da chave ${view.payoutPayerKey}` : "Não configurados: recusados pela API"}
+            </dd>
             <dt>Client secret</dt>
             <dd>{view.hasClientSecret ? "Guardado (criptografado)" : "Não informado"}</dd>
             <dt>Certificado</dt>

@@ -1,0 +1,100 @@
+/**
+ * PIX Out through Efí's Pix Envio, from the merchant's own Efí account (`pagador.chave`), with the
+ * account's API Pix credentials (lib/processors/api-pix/config.ts). What each answer means:
+ *
+ * - 201: accepted (the PSP's e2eId); then `GET .../id-envio/{idEnvio}` until REALIZADO or NAO_REALIZADO.
+ * - 409 `id_envio_duplicado`: an earlier try of this same send reached Efí (its answer was lost):
+ *   the transfer is read back by idEnvio and followed; it is never sent again.
+ * - another 4xx (invalid key, payment refused by Efí's analysis, no balance): rejected, with Efí's words.
+ * - 5xx, timeout, unreachable, credentials or scope refused: nothing decided; tried again later.
+ */
+import { centsToValor, valorToCents } from "@/lib/processors/api-pix/helpers";
+import { ApiPixError } from "@/lib/processors/api-pix/errors";
+import { clientConfigOf, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
+import { EfiPixEnvioClient } from "./efi-client";
+import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus, type PixPayoutProvider } from "./types";
+
+export const EFI_PAYOUT_PROVIDER = "efi-pix-envio";
+const POLL_MS = 5_000;
+
+/** Codes after which the same request cannot succeed: the send is refused, the money comes back. */
+const REJECTING = new Set(["psp_rejected", "invalid_request"]);
+
+const g = globalThis as unknown as { __araraEfiClients?: Map<number, { version: number; client: EfiPixEnvioClient }> };
+
+function efiClientFor(row: PspConfigRow): EfiPixEnvioClient {
+  const cache = (g.__araraEfiClients ??= new Map());
+  const version = row.updatedAt.getTime();
+  const hit = cache.get(row.id);
+  if (hit && hit.version === version) return hit.client;
+  hit?.client.close();
+  const client = new EfiPixEnvioClient(clientConfigOf(row));
+  cache.set(row.id, { version, client });
+  return client;
+}
+
+/** Drops every cached Efí client (tests; a process shutting down). */
+export function closeEfiClients(): void {
+  for (const { client } of g.__araraEfiClients?.values() ?? []) client.close();
+  g.__araraEfiClients?.clear();
+}
+
+async function clientOf(companyId: number): Promise<EfiPixEnvioClient> {
+  const row = await pspConfigOf(companyId);
+  const reason = row ? incompleteReason(row) : "Configuração do PSP ausente.";
+  if (!row || reason) throw new PayoutUnavailableError(reason ?? "Configuração do PSP ausente.", "not_configured");
+  return efiClientFor(row);
+}
+
+const unavailable = (e: ApiPixError) => new PayoutUnavailableError(e.message, e.code);
+
+export const efiPixPayouts: PixPayoutProvider = {
+  name: EFI_PAYOUT_PROVIDER,
+  async send(input): Promise<PayoutSendResult> {
+    if (!input.payerKey) return { status: "rejected", reason: "Sem chave PIX pagadora configurada na Efí." };
+    const client = await clientOf(input.companyId);
+    const body = {
+      valor: centsToValor(input.amount),
+      pagador: { chave: input.payerKey, infoPagador: `Saque ${input.cashOutId}` },
+      favorecido: { chave: input.pixKey },
+    };
+    try {
+      const res = await client.sendPix(input.idEnvio, body);
+      if (res.status === "NAO_REALIZADO") return { status: "rejected", reason: "A Efí não realizou o Pix (NAO_REALIZADO)." };
+      return { status: "accepted", reference: res.e2eId };
+    } catch (e) {
+      if (!(e instanceof ApiPixError)) throw e;
+      if (e.causeCode === "id_envio_duplicado") {
+        const sent = await readBack(client, input.idEnvio);
+        if (valorToCents(sent.valor) !== input.amount) return { status: "rejected", reason: "O idEnvio já foi usado na Efí para outro valor." };
+        return { status: "accepted", reference: sent.endToEndId };
+      }
+      if (REJECTING.has(e.code)) return { status: "rejected", reason: e.message };
+      throw unavailable(e);
+    }
+  },
+  async status(input): Promise<PayoutStatus> {
+    const client = await clientOf(input.companyId);
+    let sent;
+    try {
+      sent = await client.getSent(input.idEnvio);
+    } catch (e) {
+      if (e instanceof ApiPixError && e.code === "not_found") return { status: "pending" };
+      if (e instanceof ApiPixError) throw unavailable(e);
+      throw e;
+    }
+    if (sent.status === "REALIZADO") return { status: "completed", end2endId: sent.endToEndId };
+    if (sent.status === "NAO_REALIZADO") return { status: "failed", reason: "A Efí não realizou o Pix (NAO_REALIZADO)." };
+    return { status: "pending" };
+  },
+  pollDelayMs: () => POLL_MS,
+};
+
+async function readBack(client: EfiPixEnvioClient, idEnvio: string) {
+  try {
+    return await client.getSent(idEnvio);
+  } catch (e) {
+    if (e instanceof ApiPixError) throw unavailable(e);
+    throw e;
+  }
+}

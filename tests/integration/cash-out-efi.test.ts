@@ -1,0 +1,191 @@
+/**
+ * Cash-outs of an account that receives PIX through its own PSP: sent through Efí's Pix Envio of the
+ * local PSP (tests/helpers/api-pix-psp, real mutual TLS and OAuth, requests checked against Efí's
+ * published contract), followed until REALIZADO or NAO_REALIZADO; and refused when no payout is set up.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { cashOuts, companies, pspPayouts, webhookEvents } from "@/lib/db/schema";
+import { isEnd2EndId } from "@/lib/domain/pix/end2end";
+import { closeApiPixClients } from "@/lib/processors/api-pix/config";
+import { closeEfiClients } from "@/lib/processors/payouts/efi";
+import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
+import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
+import type { CreatedAccount } from "@/lib/services/accounts/accounts";
+import { systemContext } from "@/lib/services/context";
+import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { createTestAccount } from "../helpers/accounts";
+import { balanceOf, cashOut, expectBooksAgree, paidPix } from "../helpers/money";
+
+const RECEIVING_KEY = "pagamentos@loja.example";
+const PAYER_KEY = "saques@loja.example";
+const HOOK = "https://merchant.example/hooks/saques";
+let pki: TestPki;
+let psp: ApiPixPsp;
+
+beforeAll(async () => {
+  pki = makeTestPki();
+  psp = await startApiPixPsp({ pki, keys: [RECEIVING_KEY, PAYER_KEY] });
+});
+afterEach(() => {
+  expect(psp.internalErrors).toEqual([]);
+});
+afterAll(async () => {
+  closeApiPixClients();
+  closeEfiClients();
+  await psp?.close();
+});
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const later = (ms: number) => new Date(Date.now() + ms);
+
+/** A merchant with R$ 198,02 available (a sandbox PIX of R$ 200,00), then switched to its PSP. */
+async function pspAccount(payout: { payoutEfi?: boolean; payoutPayerKey?: string }): Promise<CreatedAccount> {
+  const a = await createTestAccount("Loja Efí");
+  await paidPix(a, 20_000);
+  const [row] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
+  const saved = await savePspSettings(systemContext(row), {
+    processor: "api-pix",
+    baseUrl: psp.baseUrl,
+    tokenUrl: psp.tokenUrl,
+    clientId: psp.clientId,
+    clientSecret: psp.clientSecret,
+    certificate: enc(pki.client.certPem),
+    privateKey: enc(pki.client.keyPem),
+    caCertificate: enc(pki.ca.certPem),
+    pixKey: RECEIVING_KEY,
+    ...payout,
+  });
+  expect(saved.webhook).toEqual({ registered: true });
+  expect(saved.view).toMatchObject({ payoutEfi: Boolean(payout.payoutEfi), payoutPayerKey: payout.payoutEfi ? PAYER_KEY : "" });
+  return a;
+}
+
+async function requestEfiCashOut(a: CreatedAccount, amount: number) {
+  const res = await cashOut(a, { amount, pixKey: "maria@example.com", postbackUrl: HOOK });
+  expect(res.status, res.text).toBe(201);
+  const id: number = res.body.data.id;
+  const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
+  expect(payout.idEnvio).toMatch(/^[a-zA-Z0-9]{1,35}$/);
+  return { id, idEnvio: payout.idEnvio };
+}
+
+const rowOf = async (id: number) => (await getDb().select().from(cashOuts).where(eq(cashOuts.id, id)))[0];
+const eventStatuses = async (id: number) =>
+  (await getDb().select().from(webhookEvents).where(eq(webhookEvents.cashOutId, id)).orderBy(webhookEvents.id)).map((e) => [e.status, e.url]);
+const putsOf = (idEnvio: string) => psp.efi.putRequests.filter((r) => r.idEnvio === idEnvio);
+
+describe("cash-out through Efí's Pix Envio", () => {
+  it("is sent from the merchant's Efí key, followed until REALIZADO, and completes with Efí's end-to-end id and the merchant's webhook", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 5_000);
+    expect(await balanceOf(a)).toMatchObject({ available: 14_802, reserved: 5_000 });
+    expect(psp.efi.sends.has(idEnvio)).toBe(false);
+
+    await advanceDueCashOuts({ now: later(0) });
+    const sent = psp.efi.sends.get(idEnvio)!;
+    expect(sent.request).toEqual({ valor: "50.00", pagador: { chave: PAYER_KEY, infoPagador: `Saque ${id}` }, favorecido: { chave: "maria@example.com" } });
+    expect((await rowOf(id)).status).toBe("processing");
+
+    // Still EM_PROCESSAMENTO at Efí: nothing moves.
+    await advanceDueCashOuts({ now: later(10_000) });
+    expect((await rowOf(id)).status).toBe("processing");
+
+    psp.efi.settle(idEnvio, "REALIZADO");
+    await advanceDueCashOuts({ now: later(20_000) });
+    const done = await rowOf(id);
+    expect(done.status).toBe("completed");
+    expect(done.end2endId).toBe(sent.e2eId);
+    expect(isEnd2EndId(done.end2endId!)).toBe(true);
+    expect(await expectBooksAgree(a)).toEqual({ available: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
+    expect(await eventStatuses(id)).toEqual([
+      ["pending", HOOK],
+      ["processing", HOOK],
+      ["completed", HOOK],
+    ]);
+    expect(putsOf(idEnvio)).toEqual([{ idEnvio, status: 201 }]);
+  });
+
+  it("NAO_REALIZADO fails the cash-out and releases amount and fee back to the available balance", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 3_000);
+    await advanceDueCashOuts({ now: later(0) });
+    psp.efi.settle(idEnvio, "NAO_REALIZADO");
+    await advanceDueCashOuts({ now: later(10_000) });
+    const failed = await rowOf(id);
+    expect(failed.status).toBe("failed");
+    expect(failed.failReason).toContain("NAO_REALIZADO");
+    expect(await expectBooksAgree(a)).toEqual({ available: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
+    expect((await eventStatuses(id)).map(([s]) => s)).toEqual(["pending", "processing", "failed"]);
+  });
+
+  it("a send refused by Efí (422 pagamento_negado) fails at once and releases the money", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id } = await requestEfiCashOut(a, 2_000);
+    psp.efi.denyNext();
+    await advanceDueCashOuts({ now: later(0) });
+    const failed = await rowOf(id);
+    expect(failed.status).toBe("failed");
+    expect(failed.failReason).toContain("pagamento_negado");
+    expect(await balanceOf(a)).toMatchObject({ available: 19_802, reserved: 0 });
+  });
+
+  it("a 5xx on the first send is retried later with the same idEnvio, and Efí makes one transfer", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 1_000);
+    psp.failNext(1, 503, "api");
+    await advanceDueCashOuts({ now: later(0) });
+    expect((await rowOf(id)).status).toBe("pending");
+    expect(psp.efi.sends.has(idEnvio)).toBe(false);
+    const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
+    expect(payout).toMatchObject({ sendAttempts: 1, pspStatus: null });
+    expect(payout.lastError).toContain("psp_unavailable");
+
+    // Not before the retry's time.
+    await advanceDueCashOuts({ now: later(1_000) });
+    expect((await rowOf(id)).status).toBe("pending");
+    await advanceDueCashOuts({ now: later(6_000) });
+    expect((await rowOf(id)).status).toBe("processing");
+    expect(psp.efi.sends.has(idEnvio)).toBe(true);
+    // The 503 never reached Efí's handler; the retry did, once.
+    expect(putsOf(idEnvio)).toEqual([{ idEnvio, status: 201 }]);
+    expect(psp.requests.filter((r) => r.path === `/v3/gn/pix/${idEnvio}`).map((r) => r.status)).toEqual([503, 201]);
+  });
+
+  it("a send whose answer was lost is never sent twice: the retry meets 409 id_envio_duplicado and follows the first", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 1_500);
+    psp.efi.loseNextAnswer();
+    await advanceDueCashOuts({ now: later(0) });
+    // Efí made the transfer, Arara only saw a 504: still pending, to be tried again.
+    const first = psp.efi.sends.get(idEnvio)!;
+    expect((await rowOf(id)).status).toBe("pending");
+    await advanceDueCashOuts({ now: later(6_000) });
+    expect(putsOf(idEnvio).map((r) => r.status)).toEqual([504, 409]);
+    expect((await rowOf(id)).status).toBe("processing");
+    const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
+    expect(payout.e2eId).toBe(first.e2eId);
+    psp.efi.settle(idEnvio, "REALIZADO");
+    await advanceDueCashOuts({ now: later(20_000) });
+    expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: first.e2eId });
+    expect(await balanceOf(a)).toMatchObject({ available: 18_302, reserved: 0 });
+  });
+});
+
+describe("an account receiving through its PSP without a payout provider", () => {
+  it("is refused with 422 and the reason, and no money moves", async () => {
+    const a = await pspAccount({});
+    const before = await expectBooksAgree(a);
+    const res = await cashOut(a, { amount: 1_000, pixKey: "maria@example.com" });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: "unprocessable" });
+    expect(res.body.message).toContain("payout_not_configured");
+    expect(await expectBooksAgree(a)).toEqual(before);
+    expect(await getDb().select().from(cashOuts).where(eq(cashOuts.companyId, a.companyId))).toEqual([]);
+  });
+
+  it("the settings refuse a payer key that is not a PIX key", async () => {
+    await expect(pspAccount({ payoutEfi: true, payoutPayerKey: "não é chave" })).rejects.toMatchObject({ code: "validation_error" });
+  });
+});
