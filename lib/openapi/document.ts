@@ -21,21 +21,12 @@ import {
 } from "./components";
 import { addV1Dialect, switchingGuide } from "./dialect";
 import { guides, guidesMarkdown } from "./guides";
-import { OPERATIONS } from "./operations";
+import { API_GROUPS, OPERATIONS } from "./operations";
 import type { ApiOperation } from "./types";
 
 export const API_VERSION = "1.0.0";
 
-const TAGS: { name: string; description: string }[] = [
-  { name: "Transactions", description: "Charges by PIX, boleto and card: create, read, list, refund, sandbox moves, delivery status." },
-  { name: "Cards", description: "Card tokenization from the payer's browser (public key only)." },
-  { name: "Balance", description: "Balance and statement, read from the ledger." },
-  { name: "Cash-out", description: "PIX Out transfers from your balance." },
-  { name: "Webhooks", description: "Notifications sent to your postbackUrl: list, redeliver and skip." },
-  { name: "Checkouts", description: "Payment links: a hosted page where the payer chooses the method." },
-  { name: "Account", description: "Your account." },
-  { name: "Service", description: "Health and this reference." },
-];
+const TAGS = API_GROUPS.map((group) => group.tag);
 
 const ERROR_DESCRIPTION: Record<number, string> = {
   400: "Validation error: a field is missing or invalid, or the body is not JSON",
