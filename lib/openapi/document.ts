@@ -21,12 +21,11 @@ import {
 } from "./components";
 import { addV1Dialect, switchingGuide } from "./dialect";
 import { guides, guidesMarkdown } from "./guides";
-import { API_GROUPS, OPERATIONS } from "./operations";
+import { API_TAGS, OPERATIONS } from "./operations";
 import type { ApiOperation } from "./types";
 
 export const API_VERSION = "1.0.0";
 
-const TAGS = API_GROUPS.map((group) => group.tag);
 
 const ERROR_DESCRIPTION: Record<number, string> = {
   400: "Validation error: a field is missing or invalid, or the body is not JSON",
@@ -178,7 +177,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
     openapi: "3.1.0",
     info,
     servers: [{ url: env.baseUrl, description: "This deployment" }],
-    tags: TAGS.filter((t) => ops.some((o) => o.tag === t.name) || t.name === "Webhooks"),
+    tags: API_TAGS.filter((t) => ops.some((o) => o.tag === t.name) || t.name === "Webhooks"),
     paths,
     webhooks: {
       transaction: {

@@ -9,7 +9,7 @@ import { BALANCE } from "./paths/balance";
 import { CARDS } from "./paths/cards";
 import { CASH_OUTS } from "./paths/cash-outs";
 import { CHECKOUTS } from "./paths/checkouts";
-import type { ApiGroup } from "./paths/group";
+import type { ApiTag } from "./paths/group";
 import { TRANSACTIONS } from "./paths/transactions";
 import { WEBHOOKS } from "./paths/webhooks";
 import type { ApiOperation } from "./types";
@@ -19,7 +19,10 @@ export { EventIdParams } from "./paths/webhooks";
 export { CashOutIdParams } from "./paths/cash-outs";
 export { CheckoutIdParams } from "./paths/checkouts";
 
-/** The tags of the reference, in its order, each with its operations. */
-export const API_GROUPS: ApiGroup[] = [TRANSACTIONS, CARDS, BALANCE, CASH_OUTS, WEBHOOKS, CHECKOUTS, ACCOUNT, SERVICE];
+/** Every operation, in the order of the document's paths (and of their /v1 twins). */
+export const OPERATIONS: ApiOperation[] = [CARDS, TRANSACTIONS, WEBHOOKS, BALANCE, CASH_OUTS, CHECKOUTS, ACCOUNT, SERVICE].flatMap(
+  (group) => group.operations,
+);
 
-export const OPERATIONS: ApiOperation[] = API_GROUPS.flatMap((group) => group.operations);
+/** The tags, in the order the reference shows them. */
+export const API_TAGS: ApiTag[] = [TRANSACTIONS, CARDS, BALANCE, CASH_OUTS, WEBHOOKS, CHECKOUTS, ACCOUNT, SERVICE].map((group) => group.tag);
