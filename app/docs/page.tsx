@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { openApiDocument } from "@/lib/openapi/document";
 import type { Guide } from "@/lib/openapi/guides";
-import { codeSpans, fieldRows, operationsByTag, refName, typeLabel, type FieldRow } from "@/lib/openapi/render";
+import { fieldRows, operationsByTag, refName, typeLabel } from "@/lib/openapi/render";
 import s from "./docs.module.css";
+import { Example, Fields, GuideSection, Parameters, Prose, Text } from "./parts";
 
 // Rendered on the server from the same document as /api/v1/openapi.json: no client script, nothing
 // fetched from elsewhere. Dynamic because the document names this deployment's base URL.
@@ -10,93 +11,6 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "API reference", description: "Arara payments API reference (OpenAPI 3.1)" };
 
 type Json = Record<string, any>;
-
-function Text({ children }: { children: string | undefined }) {
-  if (!children) return null;
-  return (
-    <>
-      {codeSpans(children).map((p, i) => (p.code ? <code key={i}>{p.text}</code> : <span key={i}>{p.text}</span>))}
-    </>
-  );
-}
-
-function Fields({ rows, title }: { rows: FieldRow[]; title?: string }) {
-  if (!rows.length) return null;
-  return (
-    <div className={s.tableWrap} tabIndex={0}>
-      {title ? <h5>{title}</h5> : null}
-      <table className={s.table}>
-        <thead>
-          <tr>
-            <th>Field</th>
-            <th>Type</th>
-            <th>Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.name}>
-              <td>
-                <code>{r.name}</code>
-                {r.required ? <span className={s.required}> required</span> : null}
-              </td>
-              <td className={s.type}>{r.ref ? <a href={`#schema-${r.ref}`}>{r.type}</a> : r.type}</td>
-              <td>
-                <Text>{r.description}</Text>
-                {r.constraints.length ? <div className={s.constraints}>{r.constraints.join(" · ")}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function Example({ value, label = "Example" }: { value: unknown; label?: string }) {
-  if (value === undefined) return null;
-  return (
-    <details className={s.example} open={label === "Example"}>
-      <summary>{label}</summary>
-      <pre tabIndex={0}>{typeof value === "string" ? value : JSON.stringify(value, null, 2)}</pre>
-    </details>
-  );
-}
-
-function Parameters({ params }: { params: Json[] | undefined }) {
-  if (!params?.length) return null;
-  return (
-    <div className={s.tableWrap} tabIndex={0}>
-      <h5>Parameters</h5>
-      <table className={s.table}>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>In</th>
-            <th>Type</th>
-            <th>Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {params.map((p) => (
-            <tr key={`${p.in}:${p.name}`}>
-              <td>
-                <code>{p.name}</code>
-                {p.required ? <span className={s.required}> required</span> : null}
-              </td>
-              <td>{p.in}</td>
-              <td className={s.type}>{typeLabel({}, p.schema)}</td>
-              <td>
-                <Text>{p.description ?? p.schema?.description}</Text>
-                {p.schema?.default !== undefined ? <div className={s.constraints}>default {JSON.stringify(p.schema.default)}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 function Operation({ doc, method, path, op, id }: { doc: Json; method: string; path: string; op: Json; id: string }) {
   const media: Json | undefined = op.requestBody?.content ? Object.values<Json>(op.requestBody.content)[0] : undefined;
@@ -108,11 +22,7 @@ function Operation({ doc, method, path, op, id }: { doc: Json; method: string; p
         <span className={`${s.method} ${s[method]}`}>{method.toUpperCase()}</span> <code className={s.path}>{path}</code>
       </h4>
       <p className={s.summary}>{op.summary}</p>
-      {op.description ? (
-        <p>
-          <Text>{op.description}</Text>
-        </p>
-      ) : null}
+      <Prose text={op.description} />
       <p className={s.meta}>
         Auth:{" "}
         {security.includes("basicAuth")
@@ -123,19 +33,13 @@ function Operation({ doc, method, path, op, id }: { doc: Json; method: string; p
         {op["x-idempotent"] ? " · Idempotency-Key honoured" : ""}
       </p>
       {(op["x-notes"] ?? []).map((n: string) => (
-        <p key={n} className={s.note}>
-          <Text>{n}</Text>
-        </p>
+        <Prose key={n} text={n} className={s.note} />
       ))}
       <Parameters params={op.parameters} />
       {media ? (
         <>
           <Fields title={`Request body (${Object.keys(op.requestBody.content)[0]})`} rows={bodyRows} />
-          {op.requestBody.description ? (
-            <p>
-              <Text>{op.requestBody.description}</Text>
-            </p>
-          ) : null}
+          <Prose text={op.requestBody.description} />
           <Example value={media.example} />
           {Object.entries<Json>(media.examples ?? {}).map(([name, ex]) => (
             <Example key={name} value={ex.value} label={`Example: ${name}`} />
@@ -161,42 +65,6 @@ function Operation({ doc, method, path, op, id }: { doc: Json; method: string; p
           );
         })}
       </ul>
-    </section>
-  );
-}
-
-function GuideSection({ g }: { g: Guide }) {
-  return (
-    <section className={s.guide} id={g.id}>
-      <h3>{g.title}</h3>
-      {g.paragraphs.map((p, i) => (
-        <p key={i}>
-          <Text>{p}</Text>
-        </p>
-      ))}
-      {g.table ? (
-        <div className={s.tableWrap} tabIndex={0}>
-          <table className={s.table}>
-            <thead>
-              <tr>
-                {g.table.columns.map((c) => (
-                  <th key={c}>{c}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {g.table.rows.map((r, i) => (
-                <tr key={i}>
-                  {r.map((c, j) => (
-                    <td key={j}>{j === 0 ? <code>{c}</code> : <Text>{c}</Text>}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {g.code ? <pre className={s.code} tabIndex={0}>{g.code}</pre> : null}
     </section>
   );
 }
@@ -248,9 +116,7 @@ export default function DocsPage() {
       <main className={s.main}>
         <header className={s.header}>
           <h1>{doc.info.title}</h1>
-          <p>
-            <Text>{doc.info.summary}</Text>
-          </p>
+          <Prose text={doc.info.summary} />
           <p className={s.meta}>
             Version {doc.info.version} · OpenAPI {doc.openapi} · Base URL <code>{base}</code> · Machine-readable:{" "}
             <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>
@@ -265,11 +131,7 @@ export default function DocsPage() {
         {groups.map((grp) => (
           <div key={grp.tag}>
             <h2 id={`tag-${grp.tag}`}>{grp.tag}</h2>
-            {grp.description ? (
-              <p>
-                <Text>{grp.description}</Text>
-              </p>
-            ) : null}
+            <Prose text={grp.description} />
             {grp.operations.map((o) => (
               <Operation key={`${o.method} ${o.path}`} doc={doc} method={o.method} path={o.path} op={o.op} id={o.op.operationId} />
             ))}
@@ -285,11 +147,7 @@ export default function DocsPage() {
         {schemas.map(([name, schema]) => (
           <section key={name} id={`schema-${name}`} className={s.schema}>
             <h4>{name}</h4>
-            {schema.description ? (
-              <p>
-                <Text>{schema.description}</Text>
-              </p>
-            ) : null}
+            <Prose text={schema.description} />
             {fieldRows(doc, schema, { expandRefs: false }).length ? (
               <Fields rows={fieldRows(doc, schema, { expandRefs: false })} />
             ) : (

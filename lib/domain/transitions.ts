@@ -7,11 +7,10 @@ import {
   chargebackReversalJournal,
   duplicateReturnJournal,
   paymentJournal,
-  refundableOf,
   refundJournal,
   settlementJournal,
-  type TransactionMoney,
 } from "./journals";
+import { noColumns, paymentPatch, refundedTo } from "./transition-patches";
 // Types only, and TransitionError used inside functions: status.ts re-exports this module, so
 // nothing here may read one of its values while the modules load.
 import { TransitionError, type PaymentMethod, type TransactionStatus } from "./status";
@@ -28,61 +27,24 @@ import { TransitionError, type PaymentMethod, type TransactionStatus } from "./s
  * type error. The cause names are stored as they are in the timeline (`transaction_status_changes.cause`).
  */
 
-export type {
-  CashOutCause,
-  CashOutFacts,
-  CashOutMove,
-  CashOutPatch,
-  CashOutRule,
-  EventRule,
-  MoneyTable,
-  MoveMoney,
-  PaymentFacts,
-  TransactionCause,
-  TransactionFacts,
-  TransactionMove,
-  TransactionPatch,
-  TransactionRule,
-  TransitionCause,
-} from "./transition-types";
+export type * from "./transition-types";
 import type {
   CashOutCause,
   CashOutFacts,
   CashOutRule,
   MoneyTable,
-  PaymentFacts,
   TransactionCause,
   TransactionFacts,
-  TransactionPatch,
   TransactionRule,
   TransitionCause,
 } from "./transition-types";
 
 /** The journal of a move that moves no money: said explicitly, so a forgotten journal is a type error. */
 export const noMoney = (): null => null;
-const noColumns = () => ({});
 
 const ASYNC = ["pix", "boleto"] as const;
 const CARD = ["credit_card"] as const;
 const ALL = ["pix", "boleto", "credit_card"] as const;
-
-function paymentPatch(f: PaymentFacts): TransactionPatch {
-  const { returnedAsDuplicateOf, ...columns } = f;
-  return returnedAsDuplicateOf === undefined
-    ? columns
-    : { ...columns, duplicateOfId: returnedAsDuplicateOf, feeFixed: 0, feeEstimated: 0 };
-}
-
-function refundedTo(before: TransactionMoney, amount: number, full: boolean): TransactionPatch {
-  const refundable = refundableOf(before);
-  // The verb checks the amount against what is refundable (422); these are the table's own limits.
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > refundable || (full && amount !== refundable) || (!full && amount === refundable)) {
-    throw new Error(
-      `A ${full ? "full" : "partial"} refund of ${amount} does not fit transaction ${before.id} (${refundable} refundable).`,
-    );
-  }
-  return { refundedAmount: before.refundedAmount + amount };
-}
 
 export const MONEY_TABLE = {
   created: {

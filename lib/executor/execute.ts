@@ -8,9 +8,7 @@ import {
   cashOutTargetOf,
   targetOf,
   transactionRule,
-  type CashOutCause,
   type CashOutFacts,
-  type TransactionCause,
   type TransactionFacts,
 } from "@/lib/domain/transitions";
 import { postJournal } from "@/lib/ledger/post";
@@ -43,14 +41,23 @@ function cashOutStatusOf(s: string): CashOutStatus {
   return s;
 }
 
-export type TransactionStep = {
-  [C in TransactionCause]: {
-    cause: C;
-    /** The transaction as read (locked) before the move; for `created`, the row just inserted. */
-    transaction: TransactionRow;
-    facts: TransactionFacts[C];
-  };
-}[TransactionCause];
+/**
+ * One move under one cause: the cause, its facts, and the subject as read (locked) before the move
+ * under `subject` (`transaction` or `cashOut`); for a creation, the row just inserted.
+ */
+type StepOf<Facts, Subject extends string, Row> = {
+  [C in keyof Facts]: { cause: C; facts: Facts[C] } & { [K in Subject]: Row };
+}[keyof Facts];
+
+export type TransactionStep = StepOf<TransactionFacts, "transaction", TransactionRow>;
+export type CashOutStep = StepOf<CashOutFacts, "cashOut", CashOutRow>;
+
+/** The row an `UPDATE ... WHERE status = <read> RETURNING *` moved, or a 409 when a concurrent move got there first. */
+function movedOrConflict<Row>(rows: Row[], what: string): Row {
+  const [updated] = rows;
+  if (!updated) throw new ServiceError("conflict", `${what} changed while this request ran; read it and try again.`);
+  return updated;
+}
 
 /** Moves (or records the creation of) a transaction under `step.cause`. Returns the row after the move. */
 export async function executeTransaction(tx: Tx, ctx: Ctx, step: TransactionStep): Promise<TransactionRow> {
@@ -63,15 +70,12 @@ export async function executeTransaction(tx: Tx, ctx: Ctx, step: TransactionStep
 
   let after = before;
   if (!creation) {
-    const [updated] = await tx
+    const rows = await tx
       .update(transactions)
       .set({ ...rule.patch(step.facts, before), status: to, updatedAt: ctx.now })
       .where(and(eq(transactions.id, before.id), eq(transactions.status, before.status)))
       .returning();
-    if (!updated) {
-      throw new ServiceError("conflict", `Transaction ${before.id} changed while this request ran; read it and try again.`);
-    }
-    after = updated;
+    after = movedOrConflict(rows, `Transaction ${before.id}`);
   }
   if (rule.timeline === "record") {
     await tx.insert(transactionStatusChanges).values({
@@ -108,15 +112,6 @@ function timelineAmount(step: TransactionStep, after: TransactionRow): number | 
   }
 }
 
-export type CashOutStep = {
-  [C in CashOutCause]: {
-    cause: C;
-    /** The cash-out as read (locked) before the move; for `cash_out_requested`, the row just inserted. */
-    cashOut: CashOutRow;
-    facts: CashOutFacts[C];
-  };
-}[CashOutCause];
-
 /** Moves (or records the request of) a cash-out under `step.cause`. Returns the row after the move. */
 export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promise<CashOutRow> {
   const rule = cashOutRule(step.cause);
@@ -129,13 +124,12 @@ export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promi
   }
   let after = before;
   if (!creation) {
-    const [updated] = await tx
+    const rows = await tx
       .update(cashOuts)
       .set({ ...rule.patch(step.facts), status: to, updatedAt: ctx.now })
       .where(and(eq(cashOuts.id, before.id), eq(cashOuts.status, before.status)))
       .returning();
-    if (!updated) throw new ServiceError("conflict", `Cash-out ${before.id} changed while this request ran; read it and try again.`);
-    after = updated;
+    after = movedOrConflict(rows, `Cash-out ${before.id}`);
   }
   // The event first and the guarded debit last (see executeTransaction).
   if (rule.event === "status") await enqueueCashOutEvent(tx, after, cashOutEventData(after), ctx.now);

@@ -21,21 +21,11 @@ import {
 } from "./components";
 import { addV1Dialect, switchingGuide } from "./dialect";
 import { guides, guidesMarkdown } from "./guides";
-import { OPERATIONS } from "./operations";
+import { API_TAGS, OPERATIONS } from "./operations";
 import type { ApiOperation } from "./types";
 
 export const API_VERSION = "1.0.0";
 
-const TAGS: { name: string; description: string }[] = [
-  { name: "Transactions", description: "Charges by PIX, boleto and card: create, read, list, refund, sandbox moves, delivery status." },
-  { name: "Cards", description: "Card tokenization from the payer's browser (public key only)." },
-  { name: "Balance", description: "Balance and statement, read from the ledger." },
-  { name: "Cash-out", description: "PIX Out transfers from your balance." },
-  { name: "Webhooks", description: "Notifications sent to your postbackUrl: list, redeliver and skip." },
-  { name: "Checkouts", description: "Payment links: a hosted page where the payer chooses the method." },
-  { name: "Account", description: "Your account." },
-  { name: "Service", description: "Health and this reference." },
-];
 
 const ERROR_DESCRIPTION: Record<number, string> = {
   400: "Validation error: a field is missing or invalid, or the body is not JSON",
@@ -187,7 +177,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
     openapi: "3.1.0",
     info,
     servers: [{ url: env.baseUrl, description: "This deployment" }],
-    tags: TAGS.filter((t) => ops.some((o) => o.tag === t.name) || t.name === "Webhooks"),
+    tags: API_TAGS.filter((t) => ops.some((o) => o.tag === t.name) || t.name === "Webhooks"),
     paths,
     webhooks: {
       transaction: {

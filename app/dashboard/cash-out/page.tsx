@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { getBalance } from "@/lib/services/accounts/get-balance";
 import { listCashOuts } from "@/lib/services/cash-outs/list-cash-outs";
@@ -8,12 +7,15 @@ import { computeCashOutFee } from "@/lib/domain/fees";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { CASH_OUT_STATUS_LABEL, formatBRL, formatDateTime, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import { CASH_OUT_STATUS_LABEL, formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
 import { newFormKey } from "@/lib/auth/idempotent-action";
 import { CashOutForm } from "./CashOutForm";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Saques" };
+
+const COLUMNS: ListColumn[] = [{ label: "Nº" }, { label: "Data" }, { label: "Destino" }, { label: "Status" }, { label: "Valor", num: true }];
 
 export default async function CashOutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requireSession();
@@ -42,54 +44,27 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
             Histórico
           </h2>
           {rows.length === 0 ? (
-            <div className={ui.empty}>
-              <strong>Nenhum saque ainda</strong>
-              Os saques solicitados aparecem aqui com o status da transferência.
-            </div>
+            <EmptyState title="Nenhum saque ainda">Os saques solicitados aparecem aqui com o status da transferência.</EmptyState>
           ) : (
-            <div className={ui.tableWrap}>
-              <table className={`${ui.table} ${ui.stack}`} data-testid="cash-outs-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Nº</th>
-                    <th scope="col">Data</th>
-                    <th scope="col">Destino</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" className={ui.num}>
-                      Valor
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((c) => (
-                    <tr key={c.id} data-cash-out-id={c.id} className={ui.rowTap}>
-                      <td data-label="Nº">
-                        <Link href={`/dashboard/cash-out/${c.id}`} className={ui.rowLink}>
-                          #{c.id}
-                        </Link>
-                      </td>
-                      <td data-label="Data" className={ui.nowrap}>
-                        {formatDateTime(c.createdAt)}
-                      </td>
-                      <td data-label="Destino">
-                        <div className={ui.mono}>{c.pixKey}</div>
-                        <div className={`${ui.muted} ${ui.small}`}>
-                          {PIX_KEY_TYPE_LABEL[c.pixKeyType] ?? c.pixKeyType}
-                          {c.description ? ` · ${c.description}` : ""}
-                        </div>
-                      </td>
-                      <td data-label="Status">
-                        <StatusBadge status={c.status} labels={CASH_OUT_STATUS_LABEL} />
-                      </td>
-                      <td data-label="Valor" className={ui.num}>
-                        <strong>{formatBRL(c.amount)}</strong>
-                        {c.fee > 0 && <div className={`${ui.small} ${ui.muted}`}>tarifa {formatBRL(c.fee)}</div>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable testId="cash-outs-table" columns={COLUMNS}>
+              {rows.map((c) => (
+                <tr key={c.id} data-cash-out-id={c.id} className={ui.rowTap}>
+                  <IdCell id={c.id} href={`/dashboard/cash-out/${c.id}`} />
+                  <DateCell at={c.createdAt} />
+                  <td data-label="Destino">
+                    <div className={ui.mono}>{c.pixKey}</div>
+                    <div className={`${ui.muted} ${ui.small}`}>
+                      {PIX_KEY_TYPE_LABEL[c.pixKeyType] ?? c.pixKeyType}
+                      {c.description ? ` · ${c.description}` : ""}
+                    </div>
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={c.status} labels={CASH_OUT_STATUS_LABEL} />
+                  </td>
+                  <AmountCell amount={c.amount} note={c.fee > 0 && `tarifa ${formatBRL(c.fee)}`} />
+                </tr>
+              ))}
+            </ListTable>
           )}
           <Pagination
             basePath="/dashboard/cash-out"

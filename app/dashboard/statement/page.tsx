@@ -7,7 +7,9 @@ import { listStatement } from "@/lib/services/accounts/list-statement";
 import { getBalance } from "@/lib/services/accounts/get-balance";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
 import { PageHeader } from "@/components/dashboard/PageHeader";
-import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatBRL, formatDateTime } from "@/components/dashboard/format";
+import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatBRL } from "@/components/dashboard/format";
+import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert } from "@/components/dashboard/Filters";
+import { DateCell, EmptyState, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
 import { entryDescription } from "@/components/dashboard/statement-text";
 import { statementFilters, statementQuery, statementSearch } from "@/components/dashboard/statement-filters";
 import ui from "@/components/dashboard/ui.module.css";
@@ -15,6 +17,16 @@ import ui from "@/components/dashboard/ui.module.css";
 export const metadata: Metadata = { title: "Extrato" };
 
 const PAGE_SIZE = 50;
+
+const ACCOUNT_OPTIONS = [
+  ["available", "Disponível"],
+  ["waiting_funds", "A receber"],
+  ["all", "Todos"],
+] as const;
+
+const COLUMNS: ListColumn[] = [{ label: "Data" }, { label: "Descrição" }, { label: "Tipo" }, { label: "Valor", num: true }, { label: "Saldo após", num: true }];
+/** With every account listed, each entry says which balance it is in. */
+const COLUMNS_ALL_ACCOUNTS: ListColumn[] = [...COLUMNS.slice(0, 3), { label: "Saldo" }, ...COLUMNS.slice(3)];
 
 export default async function StatementPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requireSession();
@@ -59,105 +71,47 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
       </div>
       <div className={`${ui.card} ${ui.cardFlush}`}>
         <form className={ui.filters} method="get" aria-label="Filtrar extrato">
-          <div className={ui.field}>
-            <label htmlFor="account">Saldo</label>
-            <select id="account" name="account" defaultValue={filters.account} className={ui.select}>
-              <option value="available">Disponível</option>
-              <option value="waiting_funds">A receber</option>
-              <option value="all">Todos</option>
-            </select>
-          </div>
-          <div className={ui.field}>
-            <label htmlFor="type">Tipo</label>
-            <select id="type" name="type" defaultValue={filters.type ?? ""} className={ui.select}>
-              <option value="">Todos</option>
-              {ENTRY_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {ENTRY_TYPE_LABEL[t]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={ui.field}>
-            <label htmlFor="from">De</label>
-            <input id="from" name="from" type="date" defaultValue={filters.from} className={ui.input} />
-          </div>
-          <div className={ui.field}>
-            <label htmlFor="to">Até</label>
-            <input id="to" name="to" type="date" defaultValue={filters.to} className={ui.input} />
-          </div>
+          <FilterSelect id="account" label="Saldo" value={filters.account} options={ACCOUNT_OPTIONS} />
+          <FilterSelect id="type" label="Tipo" value={filters.type} anyLabel="Todos" options={ENTRY_TYPES.map((t) => [t, ENTRY_TYPE_LABEL[t]] as const)} />
+          <DateRangeFields from={filters.from} to={filters.to} />
           <div />
-          <div className={ui.filterActions}>
-            <button type="submit" className={ui.button}>
-              Filtrar
-            </button>
-            {filtered && (
-              <Link href="/dashboard/statement" className={`${ui.button} ${ui.secondary}`}>
-                Limpar
-              </Link>
-            )}
-          </div>
+          <FilterActions clearHref="/dashboard/statement" filtered={filtered} />
         </form>
-        {!ok && (
-          <div className={`${ui.alert} ${ui.alertWarning}`} style={{ margin: 16 }} role="status">
-            Algum filtro tem um valor inválido e foi ignorado.
-          </div>
-        )}
+        {!ok && <InvalidFiltersAlert />}
         {page.data.length === 0 ? (
-          <div className={ui.empty}>
-            <strong>Nenhum lançamento</strong>
+          <EmptyState title="Nenhum lançamento">
             {filtered || cursor ? "Nada encontrado com estes filtros." : "Os pagamentos recebidos aparecem aqui."}
-          </div>
+          </EmptyState>
         ) : (
-          <div className={ui.tableWrap}>
-            <table className={`${ui.table} ${ui.stack}`} data-testid="statement-table">
-              <thead>
-                <tr>
-                  <th scope="col">Data</th>
-                  <th scope="col">Descrição</th>
-                  <th scope="col">Tipo</th>
-                  {filters.account === "all" && <th scope="col">Saldo</th>}
-                  <th scope="col" className={ui.num}>
-                    Valor
-                  </th>
-                  <th scope="col" className={ui.num}>
-                    Saldo após
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((e) => (
-                  <tr key={e.id} data-entry-type={e.type}>
-                    <td data-label="Data" className={ui.nowrap}>
-                      {formatDateTime(e.createdAt)}
-                    </td>
-                    <td data-label="Descrição">
-                      {e.transactionId !== null ? (
-                        <Link href={`/dashboard/transactions/${e.transactionId}`} className={ui.rowLink} style={{ fontWeight: 500 }}>
-                          {entryDescription(e)}
-                        </Link>
-                      ) : e.cashOutId !== null ? (
-                        <Link href={`/dashboard/cash-out/${e.cashOutId}`} className={ui.rowLink} style={{ fontWeight: 500 }}>
-                          {entryDescription(e)}
-                        </Link>
-                      ) : (
-                        entryDescription(e)
-                      )}
-                    </td>
-                    <td data-label="Tipo">{ENTRY_TYPE_LABEL[e.type] ?? e.type}</td>
-                    {filters.account === "all" && <td data-label="Saldo">{ACCOUNT_LABEL[e.account]}</td>}
-                    <td data-label="Valor" className={`${ui.num} ${e.amount < 0 ? ui.negative : ui.positive}`}>
-                      {e.amount > 0 ? "+" : ""}
-                      {formatBRL(e.amount)}
-                    </td>
-                    <td data-label="Saldo após" className={ui.num}>
-                      {formatBRL(e.balanceAfter)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable testId="statement-table" columns={filters.account === "all" ? COLUMNS_ALL_ACCOUNTS : COLUMNS}>
+            {page.data.map((e) => (
+              <tr key={e.id} data-entry-type={e.type}>
+                <DateCell at={e.createdAt} />
+                <td data-label="Descrição">
+                  {e.transactionId !== null ? (
+                    <Link href={`/dashboard/transactions/${e.transactionId}`} className={ui.rowLink} style={{ fontWeight: 500 }}>
+                      {entryDescription(e)}
+                    </Link>
+                  ) : e.cashOutId !== null ? (
+                    <Link href={`/dashboard/cash-out/${e.cashOutId}`} className={ui.rowLink} style={{ fontWeight: 500 }}>
+                      {entryDescription(e)}
+                    </Link>
+                  ) : (
+                    entryDescription(e)
+                  )}
+                </td>
+                <td data-label="Tipo">{ENTRY_TYPE_LABEL[e.type] ?? e.type}</td>
+                {filters.account === "all" && <td data-label="Saldo">{ACCOUNT_LABEL[e.account]}</td>}
+                <td data-label="Valor" className={`${ui.num} ${e.amount < 0 ? ui.negative : ui.positive}`}>
+                  {e.amount > 0 ? "+" : ""}
+                  {formatBRL(e.amount)}
+                </td>
+                <td data-label="Saldo após" className={ui.num}>
+                  {formatBRL(e.balanceAfter)}
+                </td>
+              </tr>
+            ))}
+          </ListTable>
         )}
         {(nextHref || cursor) && (
           <nav className={ui.pagination} aria-label="Paginação">

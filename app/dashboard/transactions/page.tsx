@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "@/lib/domain/status";
@@ -7,12 +6,23 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { endOfDayBR, startOfDayBR } from "@/components/dashboard/dates";
-import { displayStatus, formatBRL, formatDateTime, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
+import { displayStatus, formatBRL, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
+import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert } from "@/components/dashboard/Filters";
+import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Transações" };
 
 type SP = Promise<Record<string, string | string[] | undefined>>;
+
+const COLUMNS: ListColumn[] = [
+  { label: "Nº" },
+  { label: "Data" },
+  { label: "Cliente" },
+  { label: "Meio" },
+  { label: "Status" },
+  { label: "Valor", num: true },
+];
 
 const one = (v: string | string[] | undefined) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
@@ -53,102 +63,40 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
               className={ui.input}
             />
           </div>
-          <div className={ui.field}>
-            <label htmlFor="status">Status</label>
-            <select id="status" name="status" defaultValue={filters.status ?? ""} className={ui.select}>
-              <option value="">Todos</option>
-              {TRANSACTION_STATUSES.filter((s) => s !== "approved").map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABEL[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={ui.field}>
-            <label htmlFor="paymentMethod">Meio</label>
-            <select id="paymentMethod" name="paymentMethod" defaultValue={filters.paymentMethod ?? ""} className={ui.select}>
-              <option value="">Todos</option>
-              {PAYMENT_METHODS.map((m) => (
-                <option key={m} value={m}>
-                  {METHOD_LABEL[m]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={ui.field}>
-            <label htmlFor="from">De</label>
-            <input id="from" name="from" type="date" defaultValue={filters.from} className={ui.input} />
-          </div>
-          <div className={ui.field}>
-            <label htmlFor="to">Até</label>
-            <input id="to" name="to" type="date" defaultValue={filters.to} className={ui.input} />
-          </div>
-          <div className={ui.filterActions}>
-            <button type="submit" className={ui.button}>
-              Filtrar
-            </button>
-            {filtered && (
-              <Link href="/dashboard/transactions" className={`${ui.button} ${ui.secondary}`}>
-                Limpar
-              </Link>
-            )}
-          </div>
+          <FilterSelect
+            id="status"
+            label="Status"
+            value={filters.status}
+            anyLabel="Todos"
+            options={TRANSACTION_STATUSES.filter((s) => s !== "approved").map((s) => [s, STATUS_LABEL[s]] as const)}
+          />
+          <FilterSelect id="paymentMethod" label="Meio" value={filters.paymentMethod} anyLabel="Todos" options={PAYMENT_METHODS.map((m) => [m, METHOD_LABEL[m]] as const)} />
+          <DateRangeFields from={filters.from} to={filters.to} />
+          <FilterActions clearHref="/dashboard/transactions" filtered={filtered} />
         </form>
-        {!parsed.success && (
-          <div className={`${ui.alert} ${ui.alertWarning}`} style={{ margin: 16 }} role="status">
-            Algum filtro tem um valor inválido e foi ignorado.
-          </div>
-        )}
+        {!parsed.success && <InvalidFiltersAlert />}
         {rows.length === 0 ? (
-          <div className={ui.empty}>
-            <strong>{filtered ? "Nenhuma transação encontrada" : "Nenhuma transação ainda"}</strong>
+          <EmptyState title={filtered ? "Nenhuma transação encontrada" : "Nenhuma transação ainda"}>
             {filtered ? "Tente outros filtros." : "Crie uma cobrança pela API ou compartilhe um link de pagamento."}
-          </div>
+          </EmptyState>
         ) : (
-          <div className={ui.tableWrap}>
-            <table className={`${ui.table} ${ui.stack}`} data-testid="transactions-table">
-              <thead>
-                <tr>
-                  <th scope="col">Nº</th>
-                  <th scope="col">Data</th>
-                  <th scope="col">Cliente</th>
-                  <th scope="col">Meio</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className={ui.num}>
-                    Valor
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr key={t.id} data-transaction-id={t.id} className={ui.rowTap}>
-                    <td data-label="Nº">
-                      <Link href={`/dashboard/transactions/${t.id}`} className={ui.rowLink}>
-                        #{t.id}
-                      </Link>
-                    </td>
-                    <td data-label="Data" className={ui.nowrap}>
-                      {formatDateTime(t.createdAt)}
-                    </td>
-                    <td data-label="Cliente">
-                      <div>{t.customer.name}</div>
-                      <div className={`${ui.muted} ${ui.small}`}>{t.customer.email}</div>
-                    </td>
-                    <td data-label="Meio">{METHOD_LABEL[t.paymentMethod] ?? t.paymentMethod}</td>
-                    <td data-label="Status">
-                      <StatusBadge status={displayStatus(t, ctx.now)} labels={TX_STATUS_LABEL} />
-                    </td>
-                    <td data-label="Valor" className={ui.num}>
-                      <strong>{formatBRL(t.amount)}</strong>
-                      {t.refundedAmount > 0 && (
-                        <div className={`${ui.small} ${ui.muted}`}>reemb. {formatBRL(t.refundedAmount)}</div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable testId="transactions-table" columns={COLUMNS}>
+            {rows.map((t) => (
+              <tr key={t.id} data-transaction-id={t.id} className={ui.rowTap}>
+                <IdCell id={t.id} href={`/dashboard/transactions/${t.id}`} />
+                <DateCell at={t.createdAt} />
+                <td data-label="Cliente">
+                  <div>{t.customer.name}</div>
+                  <div className={`${ui.muted} ${ui.small}`}>{t.customer.email}</div>
+                </td>
+                <td data-label="Meio">{METHOD_LABEL[t.paymentMethod] ?? t.paymentMethod}</td>
+                <td data-label="Status">
+                  <StatusBadge status={displayStatus(t, ctx.now)} labels={TX_STATUS_LABEL} />
+                </td>
+                <AmountCell amount={t.amount} note={t.refundedAmount > 0 && `reemb. ${formatBRL(t.refundedAmount)}`} />
+              </tr>
+            ))}
+          </ListTable>
         )}
         <Pagination
           basePath="/dashboard/transactions"

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
 import { getCashOut } from "@/lib/services/cash-outs/get-cash-out";
-import { ServiceError } from "@/lib/services/errors";
+import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { cashOutFailureLabel, CASH_OUT_STATUS_LABEL, formatBRL, formatDateTimeSeconds, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
@@ -13,13 +12,7 @@ export const metadata: Metadata = { title: "Saque" };
 export default async function CashOutDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireSession();
   const { id } = await params;
-  let c;
-  try {
-    c = await getCashOut(ctx, id);
-  } catch (err) {
-    if (err instanceof ServiceError && err.code === "not_found") notFound();
-    throw err;
-  }
+  const c = await orNotFound(getCashOut(ctx, id));
   return (
     <>
       <PageHeader

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
 import { newFormKey } from "@/lib/auth/idempotent-action";
 import { getTransactionDetail } from "@/lib/services/transactions/transaction-detail";
-import { ServiceError } from "@/lib/services/errors";
+import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { displayStatus, formatDateTime, METHOD_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
@@ -24,13 +23,7 @@ export const metadata: Metadata = { title: "Transação" };
 export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireSession();
   const { id } = await params;
-  let detail;
-  try {
-    detail = await getTransactionDetail(ctx, id);
-  } catch (err) {
-    if (err instanceof ServiceError && err.code === "not_found") notFound();
-    throw err;
-  }
+  const detail = await orNotFound(getTransactionDetail(ctx, id));
   const { transaction: t } = detail;
 
   return (

@@ -1,0 +1,27 @@
+/** Operations of the Balance tag: the balance and the statement, read from the ledger. */
+import { StatementQuery } from "@/lib/schemas/money";
+import { BalanceSchema, envelopeOf, StatementPageSchema } from "../components";
+import { apiGroup } from "./group";
+
+export const BALANCE = apiGroup({ name: "Balance", description: "Balance and statement, read from the ledger." }, [
+  {
+    method: "get",
+    path: "/api/v1/balance",
+    operationId: "getBalance",
+    summary: "Balance",
+    description: "Read from the ledger: `available` (can be cashed out), `waitingFunds` (card sales before settlement), `reserved` (cash-outs in flight).",
+    auth: "secretKey",
+    responses: { 200: { description: "The balance, in centavos", schema: envelopeOf(BalanceSchema, { id: "BalanceResponse", status: 200 }) } },
+  },
+  {
+    method: "get",
+    path: "/api/v1/balance/statement",
+    operationId: "getStatement",
+    summary: "Statement",
+    description: "Ledger entries of your available and waiting-funds accounts, newest first, cursor paginated. Each account's entries chain: balanceAfter - amount is the previous balanceAfter of that account.",
+    auth: "secretKey",
+    query: StatementQuery,
+    paramDocs: { limit: "Entries per page, 1 to 100 (default 50)" },
+    responses: { 200: { description: "A page of entries", schema: envelopeOf(StatementPageSchema, { id: "StatementResponse", status: 200 }) } },
+  },
+]);

@@ -1,0 +1,116 @@
+/** Response schemas of the Webhooks aggregate: events and attempts, and the notification bodies. */
+import { z } from "zod";
+import { CardSummarySchema, PaymentMethodSchema, TransactionStatusSchema } from "./transactions";
+import { CashOutSchema } from "./cash-outs";
+import { centavos, DocumentSchema, isoDate } from "./common";
+
+export const WebhookAttemptSchema = z
+  .object({
+    number: z.number().int(),
+    manual: z.boolean().meta({ description: "true for a redelivery or a skip asked for by hand" }),
+    kind: z.enum(["delivery", "skip"]).meta({
+      description: "`delivery`: an HTTP attempt. `skip`: the event was given up (POST /webhooks/{eventId}/skip); no request was sent, and `number` is the count of attempts before it",
+    }),
+    url: z.string(),
+    success: z.boolean(),
+    httpStatus: z.number().int().nullable(),
+    durationMs: z.number().int(),
+    error: z.string().nullable(),
+    responseExcerpt: z.string().nullable(),
+    createdAt: isoDate("When"),
+  })
+  .meta({ id: "WebhookAttempt" });
+
+export const WebhookEventSchema = z
+  .object({
+    id: z.number().int().meta({ description: "Notification id (the webhook-id header)" }),
+    type: z.enum(["transaction", "cash_out"]),
+    status: z.string().meta({ description: "Event kind (data.status)" }),
+    transactionId: z.number().int().nullable(),
+    cashOutId: z.number().int().nullable(),
+    url: z.string().nullable().meta({ description: "null when there was no postbackUrl (kept for the timeline)" }),
+    deliveryState: z.enum(["pending", "succeeded", "failed", "skipped", "abandoned"]).meta({
+      description:
+        "pending: waiting for its next attempt or for an earlier event; succeeded; failed: the retry schedule ran out; skipped: no postbackUrl, never sent; abandoned: given up with POST /webhooks/{eventId}/skip",
+    }),
+    attemptCount: z.number().int().meta({ description: "HTTP attempts made (skips are not attempts)" }),
+    nextAttemptAt: z.string().nullable().meta({
+      description: "When the next automatic attempt is due; null when none is scheduled, or when the event waits for an earlier one (see waitingForEventId)",
+    }),
+    waitingForEventId: z.number().int().nullable().meta({
+      description:
+        "The earlier pending event of the same transaction this one waits for (events are delivered in order); it is sent right after that one is delivered, fails for good or is skipped",
+    }),
+    lastAttemptAt: z.string().nullable(),
+    createdAt: isoDate("When the change happened"),
+    body: z
+      .object({ id: z.number().int(), type: z.string(), url: z.string().nullable(), data: z.record(z.string(), z.unknown()) })
+      .meta({ description: "Exactly what is POSTed" }),
+    attempts: z.array(WebhookAttemptSchema),
+  })
+  .meta({ id: "WebhookEvent" });
+
+export const RedeliverySchema = WebhookEventSchema.extend({
+  delivered: z.boolean().meta({ description: "Whether this manual attempt got a 2xx" }),
+}).meta({ id: "WebhookRedelivery" });
+
+const FeeSchema = z
+  .object({
+    netAmount: centavos("amount - estimatedFee"),
+    fixedAmount: centavos("Fixed part of the fee"),
+    estimatedFee: centavos("Whole fee"),
+  })
+  .meta({ id: "WebhookFee" });
+
+export const TransactionEventDataSchema = z
+  .object({
+    id: z.number().int().meta({ description: "Transaction id (deduplicate on it, keep the last status)" }),
+    status: TransactionStatusSchema.meta({ description: "Event kind: a card approval is sent as `approved`" }),
+    amount: centavos("Amount"),
+    paidAmount: centavos("Amount paid"),
+    refundedAmount: centavos("Amount refunded"),
+    paidAt: z.string().nullable(),
+    paymentMethod: PaymentMethodSchema,
+    installments: z.number().int(),
+    externalRef: z.string().nullable(),
+    secureId: z.string(),
+    fee: FeeSchema,
+    pix: z.object({ qrcode: z.string().nullable(), end2end: z.string().nullable() }).optional().meta({ description: "PIX only" }),
+    boleto: z
+      .object({ url: z.string(), barcode: z.string().nullable(), digitableLine: z.string().nullable() })
+      .optional()
+      .meta({ description: "Boleto only" }),
+    card: CardSummarySchema.optional().meta({ description: "Card only" }),
+    refusedReason: z.string().optional(),
+    customer: z.object({ name: z.string(), email: z.string(), document: DocumentSchema }),
+    metadata: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "TransactionEventData" });
+
+export const TransactionNotificationSchema = z
+  .object({
+    id: z.number().int().meta({ description: "Notification id, unique per event; equal to the webhook-id header" }),
+    type: z.literal("transaction"),
+    url: z.string().meta({ description: "The postbackUrl used" }),
+    data: TransactionEventDataSchema,
+  })
+  .meta({ id: "TransactionNotification" });
+
+export const CashOutNotificationSchema = z
+  .object({
+    id: z.number().int().meta({ description: "Notification id, unique per event; equal to the webhook-id header" }),
+    type: z.literal("cash_out"),
+    url: z.string(),
+    data: CashOutSchema,
+  })
+  .meta({ id: "CashOutNotification" });
+
+/** Standard Webhooks headers on every notification (https://www.standardwebhooks.com). */
+export const WebhookHeadersSchema = z.object({
+  "webhook-id": z.string().meta({ description: "The notification id (same as the body's `id`); the same on every retry" }),
+  "webhook-timestamp": z.string().meta({ description: "Unix seconds when this attempt was signed" }),
+  "webhook-signature": z.string().meta({
+    description: "`v1,<base64 HMAC-SHA256 of \"{webhook-id}.{webhook-timestamp}.{body}\">` keyed with your whsec_ secret (base64 after the prefix)",
+  }),
+});
