@@ -16,6 +16,10 @@ export const CheckoutSchema = z
     externalRef: z.string().nullable(),
     postbackUrl: z.string().nullable(),
     returnUrl: z.string().nullable().meta({ description: "Where the last screen returns the payer to" }),
+    installmentPlan: z
+      .object({ maxInstallments: z.number().int(), interestFree: z.number().int(), monthlyRateBp: z.number().int() })
+      .nullable()
+      .meta({ description: "The link's own card installment plan (see InstallmentPlan); null: the account's plan applies" }),
     metadata: z.string().nullable(),
     transactionId: z.number().int().nullable().meta({ description: "The paid transaction made from the link" }),
     expiresAt: z.string().nullable(),

@@ -45,7 +45,7 @@ const transactionFields = {
   amount: centavos("Total amount"),
   companyId: z.number().int().meta({ description: "Your account" }),
   installments: z.number().int().meta({ description: "Installments (card); 1 otherwise" }),
-  paidAmount: centavos("Amount paid"),
+  paidAmount: centavos("Amount paid; on a card paid in installments with interest, the total the card was charged (amount plus the interest)"),
   refundedAmount: centavos("Amount refunded"),
   paymentMethod: PaymentMethodSchema,
   metadata: z.string().nullable().meta({ description: "As sent at creation (an object comes back as its JSON text)" }),

@@ -67,7 +67,7 @@ export const TransactionEventDataSchema = z
     id: z.number().int().meta({ description: "Transaction id (deduplicate on it, keep the last status)" }),
     status: TransactionStatusSchema.meta({ description: "Event kind: a card approval is sent as `approved`" }),
     amount: centavos("Amount"),
-    paidAmount: centavos("Amount paid"),
+    paidAmount: centavos("Amount paid; on a card paid in installments with interest, the total the card was charged (amount plus the interest)"),
     refundedAmount: centavos("Amount refunded"),
     paidAt: z.string().nullable(),
     paymentMethod: PaymentMethodSchema,

@@ -62,6 +62,7 @@ export function checkoutResource({ row, status, paidTransactionId }: CheckoutWit
     externalRef: row.externalRef,
     postbackUrl: row.postbackUrl,
     returnUrl: row.returnUrl,
+    installmentPlan: row.installmentPlan ?? null,
     metadata: row.metadata,
     transactionId: paidTransactionId,
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
