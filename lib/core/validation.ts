@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { ServiceError, type FieldError } from "./errors";
 
 /** zod issues as the field errors of a 400: dotted paths, "body" for the document itself. */
@@ -23,3 +23,12 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what =
   }
   return r.data;
 }
+
+/** An optional free-text field of a form: trimmed, at most `max` characters, empty or absent → null. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must have at most ${max} characters`)
+    .optional()
+    .transform((v) => v || null);

@@ -4,19 +4,10 @@
  * new implementation registered in `registry.ts`, with no change above this layer.
  */
 import type { Tx } from "@/lib/db/client";
-import type { CardBrand } from "@/lib/domain/card/brand";
+import type { ValidCard } from "@/lib/domain/card/validate";
 
 /** The card as the acquirer receives it: from a consumed card token, held in memory only. */
-export type CardData = {
-  number: string;
-  holderName: string;
-  /** "MM" */
-  expirationMonth: string;
-  /** "YYYY" */
-  expirationYear: string;
-  cvv: string;
-  brand: CardBrand;
-};
+export type CardData = ValidCard;
 
 /** Why an acquirer refused a card; stored as the transaction's `refusedReason`. */
 export const REFUSAL_REASONS = ["card_declined", "insufficient_funds", "expired_card", "processing_error"] as const;

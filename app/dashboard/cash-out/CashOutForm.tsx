@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useActionState, useMemo, useState } from "react";
-import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
 import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
+import { PixKeyTypeSelect } from "@/components/dashboard/PixKeyTypeSelect";
 import { parseReais } from "@/components/dashboard/money-input";
 import { formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
@@ -172,17 +172,7 @@ export function CashOutForm({ available, fee, formKey }: { available: number; fe
                 : "O tipo é detectado automaticamente.")}
         </span>
       </div>
-      <div className={ui.field}>
-        <label htmlFor="pixKeyType">Tipo da chave</label>
-        <select id="pixKeyType" className={ui.select} value={pixKeyType} onChange={(e) => setPixKeyType(e.target.value)}>
-          <option value="">Detectar automaticamente</option>
-          {PIX_KEY_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {PIX_KEY_TYPE_LABEL[t]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PixKeyTypeSelect label="Tipo da chave" value={pixKeyType} onChange={setPixKeyType} />
       <div className={ui.field}>
         <label htmlFor="description">Descrição (opcional)</label>
         <input

@@ -1,13 +1,14 @@
 "use client";
 
 import { useActionState, useMemo, useState } from "react";
-import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
 import type { PostalAddress } from "@/lib/domain/address";
 import { checkPixKeyInput, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
+import { PixKeyTypeSelect } from "@/components/dashboard/PixKeyTypeSelect";
 import { PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { ActionState } from "@/lib/auth/action";
 import { updateSettingsAction } from "./actions";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
+import { FieldErrorText } from "@/components/dashboard/FieldErrorText";
 import ui from "@/components/dashboard/ui.module.css";
 import s from "./settings.module.css";
 
@@ -45,12 +46,7 @@ export function SettingsForm({ initial }: { initial: Values }) {
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setFields((v) => ({ ...v, [name]: e.target.value })),
   });
   const errors = state.status === "error" ? state.fieldErrors : undefined;
-  const err = (f: string) =>
-    errors?.[f] ? (
-      <span id={`${f}-error`} className={ui.fieldError}>
-        {errors[f]}
-      </span>
-    ) : null;
+  const err = (f: string) => <FieldErrorText errors={errors} name={f} />;
 
   return (
     <form action={formAction} className={ui.form} aria-label="Dados da empresa">
@@ -128,17 +124,7 @@ export function SettingsForm({ initial }: { initial: Values }) {
               {check ? (check.ok ? `${PIX_KEY_TYPE_LABEL[check.type]} válido: ${check.key}` : pixKeyErrorText(check)) : (errors?.pixKey ?? "Informe a chave.")}
             </span>
           </div>
-          <div className={ui.field}>
-            <label htmlFor="pixKeyType">Tipo</label>
-            <select id="pixKeyType" name="pixKeyType" value={pixKeyType} onChange={(e) => setPixKeyType(e.target.value)} className={ui.select}>
-              <option value="">Detectar automaticamente</option>
-              {PIX_KEY_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {PIX_KEY_TYPE_LABEL[t]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <PixKeyTypeSelect label="Tipo" name="pixKeyType" value={pixKeyType} onChange={setPixKeyType} />
         </div>
       </fieldset>
       <div>

@@ -10,6 +10,7 @@ import { companyBranding } from "@/lib/db/schema";
 import { brandColorOrDefault, checkBrandColor, darken, LOGO_MAX_BYTES, sniffLogoType } from "@/lib/domain/brand";
 import type { ServiceContext } from "../context";
 import { validation, type FieldError } from "../errors";
+import { optionalText } from "@/lib/core/validation";
 
 export type Branding = {
   displayName: string | null;
@@ -60,13 +61,6 @@ export function payerBrandOf(b: Branding | null): PayerBrand {
   };
 }
 
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `must have at most ${max} characters`)
-    .optional()
-    .transform((v) => v || null);
 
 export const BrandingInput = z.object({
   displayName: optionalText(80),

@@ -6,23 +6,17 @@ import { BRAZIL_STATES, normalizeCep, type PostalAddress } from "@/lib/domain/ad
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import type { Account, ServiceContext } from "../context";
 import { validation, type FieldError } from "../errors";
+import { optionalText } from "@/lib/core/validation";
 
-const addressPart = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `must have at most ${max} characters`)
-    .optional()
-    .transform((v) => v || null);
 
 /** The merchant's postal address, printed on its boletos; every part optional. */
 export const CompanyAddressInput = z
   .object({
-    street: addressPart(200),
-    streetNumber: addressPart(20),
-    complement: addressPart(200),
-    neighborhood: addressPart(100),
-    city: addressPart(100),
+    street: optionalText(200),
+    streetNumber: optionalText(20),
+    complement: optionalText(200),
+    neighborhood: optionalText(100),
+    city: optionalText(100),
     state: z
       .string()
       .trim()

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { drain } from "@/lib/core/drain";
 import { getDb } from "@/lib/db/client";
 import { cashOuts, pspPayouts } from "@/lib/db/schema";
 import { executeCashOut } from "@/lib/executor/execute";
@@ -32,14 +33,12 @@ type Answer = { kind: "send"; result: PayoutSendResult } | { kind: "status"; res
 export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const limit = opts.limit ?? 100;
-  let steps = 0;
-  while (steps < limit) {
+  return drain(limit, async () => {
     const claimed = await claimDue(now);
-    if (!claimed) break;
+    if (!claimed) return false;
     if (claimed.leased) await takeRemoteStep(claimed.leased, now);
-    steps += 1;
-  }
-  return steps;
+    return true;
+  });
 }
 
 type PayoutRow = typeof pspPayouts.$inferSelect;

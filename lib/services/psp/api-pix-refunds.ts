@@ -23,7 +23,9 @@ import { paidAmountOf } from "@/lib/domain/journals";
 import { getLogger } from "@/lib/logger";
 import { RefundRequest } from "@/lib/schemas/money";
 import type { Account, ServiceContext } from "@/lib/services/context";
-import { notFound, ServiceError } from "@/lib/services/errors";
+import { ServiceError } from "@/lib/services/errors";
+import { idOrNotFound } from "@/lib/core/ids";
+import { getTransaction } from "@/lib/services/transactions/get-transaction";
 import { getBalance } from "@/lib/services/accounts/get-balance";
 import { refundTransaction } from "@/lib/services/transactions/refund-transaction";
 import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
@@ -37,12 +39,6 @@ import { PSP_ACTOR } from "./api-pix-sync";
 export type PspRefundRow = typeof pspRefunds.$inferSelect;
 export const OPEN_REFUND_STATUSES = ["requested", "processing"] as const;
 
-function idOf(raw: number | string): number {
-  const id = typeof raw === "number" ? raw : /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound("Transaction");
-  return id;
-}
-
 /**
  * Asks the PSP to return all or part of a paid PIX (`amount` defaults to what is still refundable).
  * Returns the transaction as it is: still `paid` until the PSP reports DEVOLVIDO. A PSP that is
@@ -55,17 +51,12 @@ export async function requestApiPixRefund(
   outer?: Tx,
 ): Promise<{ transaction: TransactionRow; refund: PspRefundRow }> {
   const { amount: requested } = parseWith(RefundRequest, input ?? {}, "refund");
-  const id = idOf(transactionId);
+  idOrNotFound(transactionId, "Transaction"); // a malformed id is a 404 before the PSP settings are read
   const config = await pspConfigOf(ctx.account.id, outer);
   if (!config) throw new ServiceError("unprocessable", "This account has no PSP configuration to refund this PIX through.");
   const client = clientFor(config);
   const refund = await inTransaction(outer, async (tx) => {
-    const [t] = await tx
-      .select()
-      .from(transactions)
-      .where(and(eq(transactions.id, id), eq(transactions.companyId, ctx.account.id)))
-      .for("update");
-    if (!t) throw notFound("Transaction");
+    const t = await getTransaction(ctx, transactionId, tx, { forUpdate: true });
     if (t.status !== "paid" || !t.pixEnd2end) {
       throw new ServiceError("unprocessable", `Only a paid transaction can be refunded; transaction #${t.id} is ${t.status}.`);
     }

@@ -1,19 +1,18 @@
-import { and, eq } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import type { ServiceContext } from "../context";
-import { notFound } from "../errors";
+import { ownedRow } from "../owned-row";
 import type { TransactionRow } from "./transaction-view";
-import { idOrNotFound } from "@/lib/core/ids";
 
-/** A transaction of the context's account; another account's id is indistinguishable from a missing one. */
-export async function getTransaction(ctx: Pick<ServiceContext, "account">, rawId: string | number, db: Queryable = getDb()): Promise<TransactionRow> {
-  const id = idOrNotFound(rawId, "Transaction");
-  const rows = await db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, id), eq(transactions.companyId, ctx.account.id)))
-    .limit(1);
-  if (!rows[0]) throw notFound("Transaction");
-  return rows[0];
+/**
+ * A transaction of the context's account; another account's id is indistinguishable from a missing one.
+ * `forUpdate` locks the row for the rest of the caller's transaction (refunds start with it).
+ */
+export async function getTransaction(
+  ctx: Pick<ServiceContext, "account">,
+  rawId: string | number,
+  db: Queryable = getDb(),
+  opts: { forUpdate?: boolean } = {},
+): Promise<TransactionRow> {
+  return ownedRow(db, transactions, "Transaction", ctx.account.id, rawId, opts);
 }

@@ -1,16 +1,14 @@
-import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { transactions } from "@/lib/db/schema";
 import { paidAmountOf } from "@/lib/domain/journals";
 import { formatBRL } from "@/lib/domain/money";
 import { executeTransaction } from "@/lib/executor/execute";
 import { parseWith } from "@/lib/core/validation";
 import { RefundRequest } from "@/lib/schemas/money";
 import type { ServiceContext } from "../context";
-import { notFound, ServiceError } from "../errors";
+import { ServiceError } from "../errors";
+import { getTransaction } from "./get-transaction";
 import type { TransactionRow } from "./transaction-view";
-import { idOrNotFound } from "@/lib/core/ids";
 
 /**
  * Refunds all or part of a paid transaction (`amount` defaults to what is still refundable).
@@ -31,14 +29,8 @@ export async function refundTransaction(
   outer?: Tx,
 ): Promise<TransactionRow> {
   const { amount: requested } = parseWith(RefundRequest, input ?? {}, "refund");
-  const id = idOrNotFound(transactionId, "Transaction");
   return inTransaction(outer, async (tx) => {
-    const [t] = await tx
-      .select()
-      .from(transactions)
-      .where(and(eq(transactions.id, id), eq(transactions.companyId, ctx.account.id)))
-      .for("update");
-    if (!t) throw notFound("Transaction");
+    const t = await getTransaction(ctx, transactionId, tx, { forUpdate: true });
     if (t.status !== "paid") {
       throw new ServiceError("unprocessable", `Only a paid transaction can be refunded; transaction #${t.id} is ${t.status}.`);
     }

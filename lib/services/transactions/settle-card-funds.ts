@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { drain } from "@/lib/core/drain";
 import { getDb } from "@/lib/db/client";
 import { ledgerJournals, ledgerPostings, transactions } from "@/lib/db/schema";
 import { executeTransaction } from "@/lib/executor/execute";
@@ -16,9 +17,8 @@ import { getLogger } from "@/lib/logger";
 export async function settleDueCardFunds(opts: { now?: Date; limit?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const limit = opts.limit ?? 100;
-  let settled = 0;
-  while (settled < limit) {
-    const took = await getDb().transaction(async (tx) => {
+  return drain(limit, () =>
+    getDb().transaction(async (tx) => {
       const [t] = await tx
         .select()
         .from(transactions)
@@ -42,9 +42,6 @@ export async function settleDueCardFunds(opts: { now?: Date; limit?: number } = 
       // The money table's `card_settled` row: settledAt, and the settlement journal when money is waiting.
       await executeTransaction(tx, { actor: "system", now }, { cause: "card_settled", transaction: t, facts: { waiting: amount, settledAt: now } });
       return true;
-    });
-    if (!took) break;
-    settled += 1;
-  }
-  return settled;
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import type { ActionState } from "@/lib/auth/action";
 import type { ConnectionTest, PspSettingsView } from "@/lib/services/psp/api-pix-settings";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import { savePspSettingsAction, testPspConnectionAction } from "./actions";
+import { FieldErrorText } from "@/components/dashboard/FieldErrorText";
 import ui from "@/components/dashboard/ui.module.css";
 
 type View = Omit<PspSettingsView, "updatedAt" | "webhookRegisteredAt"> & { updatedAt: null; webhookRegisteredAt: null };
@@ -34,12 +35,7 @@ export function PspSettingsForm({ view }: { view: View }) {
     startTransition(() => formAction(data));
   };
   const errors = state.status === "error" ? state.fieldErrors : undefined;
-  const err = (f: string) =>
-    errors?.[f] ? (
-      <span id={`${f}-error`} className={ui.fieldError}>
-        {errors[f]}
-      </span>
-    ) : null;
+  const err = (f: string) => <FieldErrorText errors={errors} name={f} />;
   const text = (name: string, label: string, hint?: string, type = "text") => (
     <div className={ui.field}>
       <label htmlFor={name}>{label}</label>
