@@ -1,11 +1,21 @@
 import ui from "./ui.module.css";
 
-/** A settings form's error under field `name` (id `<name>-error`, for the input's aria-describedby), if any. */
-export function FieldErrorText({ errors, name }: { errors: Record<string, string> | undefined; name: string }) {
+/**
+ * A settings form's note under field `name`: its error (id `<name>-error`) when it has one, else its
+ * hint (id `<name>-hint`) when given, for the input's aria-describedby.
+ */
+export function FieldErrorText({ errors, name, hint }: { errors: Record<string, string> | undefined; name: string; hint?: string }) {
   const message = errors?.[name];
-  return message ? (
-    <span id={`${name}-error`} className={ui.fieldError}>
-      {message}
+  if (message) {
+    return (
+      <span id={`${name}-error`} className={ui.fieldError}>
+        {message}
+      </span>
+    );
+  }
+  return hint ? (
+    <span id={`${name}-hint`} className={ui.hint}>
+      {hint}
     </span>
   ) : null;
 }

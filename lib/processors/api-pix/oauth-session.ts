@@ -37,18 +37,6 @@ export type ApiPixClientConfig = {
   now?: () => number;
 };
 
-export type PixListQuery = {
-  inicio: Date | string;
-  fim: Date | string;
-  txid?: string;
-  txIdPresente?: boolean;
-  devolucaoPresente?: boolean;
-  cpf?: string;
-  cnpj?: string;
-  paginaAtual?: number;
-  itensPorPagina?: number;
-};
-
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** A token is renewed this long before it expires: a tenth of its life, at most a minute. */
 const refreshMargin = (lifetimeMs: number) => Math.min(60_000, Math.floor(lifetimeMs / 10));

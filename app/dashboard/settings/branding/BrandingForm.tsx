@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import type { ActionState } from "@/lib/auth/action";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import { updateBrandingAction } from "./actions";
+import { FieldErrorText } from "@/components/dashboard/FieldErrorText";
 import ui from "@/components/dashboard/ui.module.css";
 
 type Values = { displayName: string; brandColor: string; supportEmail: string; supportPhone: string; logoUrl: string | null };
@@ -26,16 +27,7 @@ export function BrandingForm({ initial }: { initial: Values }) {
     className: ui.input,
   });
   const errors = state.status === "error" ? state.fieldErrors : undefined;
-  const note = (f: string, hint: string) =>
-    errors?.[f] ? (
-      <span id={`${f}-error`} className={ui.fieldError}>
-        {errors[f]}
-      </span>
-    ) : (
-      <span id={`${f}-hint`} className={ui.hint}>
-        {hint}
-      </span>
-    );
+  const note = (f: string, hint: string) => <FieldErrorText errors={errors} name={f} hint={hint} />;
 
   return (
     <form action={formAction} method="post" encType="multipart/form-data" className={ui.form} aria-label="Marca do checkout">

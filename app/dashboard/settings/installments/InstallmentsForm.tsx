@@ -6,6 +6,7 @@ import { MAX_CARD_INSTALLMENTS, pricedInstallmentOptions, type InstallmentPlan }
 import { formatBRL } from "@/lib/domain/money";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import { updateInstallmentsAction } from "./actions";
+import { FieldErrorText } from "@/components/dashboard/FieldErrorText";
 import ui from "@/components/dashboard/ui.module.css";
 
 /** The preview's example order: R$ 1.000,00 reaches every count (each installment stays above R$ 5,00). */
@@ -32,16 +33,7 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
   const preview = bp !== null && bp <= 1_000 ? pricedInstallmentOptions(EXAMPLE_AMOUNT, plan) : [];
 
   const described = (f: string) => ({ "aria-invalid": errors?.[f] ? true : undefined, "aria-describedby": errors?.[f] ? `${f}-error` : `${f}-hint` });
-  const note = (f: string, hint: string) =>
-    errors?.[f] ? (
-      <span id={`${f}-error`} className={ui.fieldError}>
-        {errors[f]}
-      </span>
-    ) : (
-      <span id={`${f}-hint`} className={ui.hint}>
-        {hint}
-      </span>
-    );
+  const note = (f: string, hint: string) => <FieldErrorText errors={errors} name={f} hint={hint} />;
 
   return (
     // Submitted by hand, not through `action`: React resets a form after its action, and the selects
