@@ -10,9 +10,11 @@
 //
 // Environment: BENCH_PORT (first of 6 ports, default 3770), BENCH_EVENTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_DATABASE_URL as in run.mjs.
+import { spawnSync } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
 import { AUTH, log, pixBody } from "./fixtures.mjs";
-import { cannon, createDatabase, rssMb, sampleRss, sleep, startApp, startReceiver } from "./lib.mjs";
+import { ROOT, cannon, createDatabase, rssMb, sampleRss, sleep, startApp, startReceiver } from "./lib.mjs";
 import { deliveryLatency, dispatchThroughput } from "./webhooks.mjs";
 
 const [scenario = "dispatch", kind = "postgres"] = process.argv.slice(2);
@@ -60,6 +62,12 @@ async function main() {
       if (kind === "postgres") result.push(await deliveryLatency(db, receiver, { where: "worker", port: base + 2, samples: 40 }));
     } else if (scenario === "memory") result = await memory(db);
     else throw new Error(`unknown scenario ${scenario}: dispatch, latency or memory`);
+    // The ledger after what the scenario did (no app runs on the database now).
+    const env = { ...process.env, KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-0123456789abcdef", ...db.env };
+    if (!db.env.DATABASE_URL) delete env.DATABASE_URL;
+    const check = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/ledger-check.ts"], { cwd: ROOT, encoding: "utf8", env });
+    const ledgerCheck = check.status === 0 ? "ok" : `FAILED ${`${check.stdout}${check.stderr}`.trim().split("\n").slice(-2).join(" ")}`;
+    result = Array.isArray(result) ? { runs: result, ledgerCheck } : { ...result, ledgerCheck };
   } finally {
     await receiver.close();
     await db.drop();
