@@ -202,10 +202,10 @@ export function startDispatcher(overrides: Partial<DispatcherOptions> = {}, db: 
       await listening;
       await (unlisten as (() => Promise<void>) | null)?.().catch(() => {});
       await loop;
-      const unstarted = queue.splice(0);
+      // Unstarted claims go back at once (another process may take them while this one drains).
+      await releaseClaims(db, queue.splice(0)).catch((err) => log.warn({ err: scrub(String(err)) }, "webhook claims could not be given back"));
       await Promise.allSettled([...inFlight]);
       while (flushing) await flushing;
-      await releaseClaims(db, unstarted).catch((err) => log.warn({ err: scrub(String(err)) }, "webhook claims could not be given back"));
     },
   };
 }
