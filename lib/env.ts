@@ -85,7 +85,7 @@ const EnvSchema = z.object({
   WEBHOOK_DISPATCHER: bool(true),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule,
   WEBHOOK_TIMEOUT_MS: int(10_000, 50, 120_000),
-  WEBHOOK_CONCURRENCY: int(16, 1, 256),
+  WEBHOOK_CONCURRENCY: int(64, 1, 256),
   BACKGROUND_JOBS: bool(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATABASE_POOL_SIZE: int(10, 1, 1000),

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { PGlite } from "@electric-sql/pglite";
@@ -35,12 +36,32 @@ function open(): Handle {
   }
   const dir = env.pgliteDir;
   const inMemory = dir.startsWith("memory://");
-  if (!inMemory) mkdirSync(path.resolve(dir), { recursive: true });
+  if (!inMemory) {
+    mkdirSync(path.resolve(dir), { recursive: true });
+    initdbInChildProcess(path.resolve(dir));
+  }
   // PostgreSQL's default 128 MB of shared buffers is sized for a server; in-process it roughly
   // doubles the app's resident memory for no gain on an embedded database's size.
   const client = new PGlite(inMemory ? dir : path.resolve(dir), { postgresqlconf: "shared_buffers=16MB" });
   const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
   return { db, kind: "pglite", close: () => client.close() };
+}
+
+/**
+ * First boot of an embedded database directory: PGlite runs initdb in the process that opens it, and
+ * the WebAssembly memory initdb grows to (≈ 500 MB more) is never given back. A short-lived child
+ * process does it instead and exits, returning that memory; this process then opens an existing
+ * directory. Synchronous on purpose: nothing can open the directory before initdb is done (two
+ * PGlite instances on one directory would corrupt it), and it happens once per directory.
+ */
+function initdbInChildProcess(dir: string): void {
+  if (existsSync(path.join(dir, "PG_VERSION"))) return;
+  const script = `import { PGlite } from "@electric-sql/pglite"; const db = new PGlite(process.argv[1]); await db.waitReady; await db.close();`;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", script, dir], { cwd: process.cwd(), encoding: "utf8", timeout: 120_000 });
+  if (child.status !== 0 || !existsSync(path.join(dir, "PG_VERSION"))) {
+    const why = child.error?.message ?? `${child.stderr ?? ""}`.trim().split("\n").slice(-3).join(" ");
+    throw new Error(`Cannot create the embedded database in ${dir}: ${why || `initdb exited with ${child.status}`}`);
+  }
 }
 
 function handle(): Handle {

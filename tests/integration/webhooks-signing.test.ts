@@ -37,12 +37,14 @@ describe("Standard Webhooks signature", () => {
 });
 
 describe("dispatcher settings", () => {
-  it("defaults to the retry schedule of docs/api.md, a 10 s timeout and 16 deliveries at once", () => {
+  it("defaults to the retry schedule of docs/api.md, a 10 s timeout and 64 deliveries at once", () => {
     const env = parseEnv({});
     expect(env.webhookRetryScheduleMs).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     expect(env.webhookTimeoutMs).toBe(10_000);
-    expect(env.webhookConcurrency).toBe(16);
+    expect(env.webhookConcurrency).toBe(64);
     expect(leaseMsFor(env.webhookTimeoutMs)).toBeGreaterThan(env.webhookTimeoutMs);
+    // A claim of several rounds leases each event for the wait of the last round.
+    expect(leaseMsFor(env.webhookTimeoutMs, 4)).toBeGreaterThan(4 * env.webhookTimeoutMs);
   });
 
   it("takes WEBHOOK_RETRY_SCHEDULE in seconds (fractions allowed), WEBHOOK_TIMEOUT_MS and WEBHOOK_CONCURRENCY", () => {
