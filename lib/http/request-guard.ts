@@ -4,12 +4,15 @@ import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { errorBody } from "./errors";
 import { PEER_HEADER } from "./client-address";
+import { allowedMethodsOf } from "./api-routes";
 
 /**
  * Hooks the Node HTTP server before Next sees a request (instrumentation -> lib/server-start.ts):
  *
  * - writes the connection's peer address into PEER_HEADER (replacing anything the client sent),
  *   which lib/http/client-address.ts reads: Next gives route handlers and server actions no socket;
+ * - answers a known API path asked with a method its route does not take (POST /api/v1/balance) with
+ *   405, the route's Allow and the one error body (api-routes.ts), where Next sends a bare 405;
  * - answers methods Next cannot serve with 405 and an Allow header: TRACE (which the Fetch API
  *   refuses to build a Request for, a 500 inside Next) and unknown ones (a bare 400 from Next, or
  *   from Node's parser for names it does not know). The server is hooked at its first request: a
@@ -22,14 +25,17 @@ const ALLOWED = new Set<string>(ALLOWED_METHODS);
 
 const g = globalThis as unknown as { __araraRequestGuard?: { servers: WeakSet<Server> } };
 
-function methodNotAllowed(req: IncomingMessage, res: ServerResponse): void {
+/** 405 with the one error body: `route` when the path is an API route that does not take the method. */
+function methodNotAllowed(req: IncomingMessage, res: ServerResponse, route?: { path: string; allow: string[] }): void {
   const requestId = randomUUID();
   const method = (req.method ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20);
-  const body = JSON.stringify(
-    errorBody("method_not_allowed", `HTTP method ${method} is not supported; use one of ${ALLOWED_METHODS.join(", ")}.`, undefined, requestId),
-  );
+  const allow = route?.allow ?? [...ALLOWED_METHODS];
+  const message = route
+    ? `${route.path} does not take ${method}; use ${allow.join(", ")}.`
+    : `HTTP method ${method} is not supported; use one of ${allow.join(", ")}.`;
+  const body = JSON.stringify(errorBody("method_not_allowed", message, undefined, requestId));
   res.writeHead(405, {
-    allow: ALLOWED_METHODS.join(", "),
+    allow: allow.join(", "),
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
     "cache-control": "no-store",
@@ -77,6 +83,10 @@ function guardServer(server: Server): void {
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (!ALLOWED.has(req.method ?? "")) return methodNotAllowed(req, res);
+    // A known API path asked with a method its route does not take: Next's answer would be a bare 405.
+    const path = (req.url ?? "").split("?")[0];
+    const allow = allowedMethodsOf(path);
+    if (allow && !allow.includes(req.method!)) return methodNotAllowed(req, res, { path: path.slice(0, 200), allow });
     for (const l of listeners) l.call(server, req, res);
   });
 }

@@ -4,6 +4,7 @@
  * addresses (127.0.0.2, 127.0.0.3...) so the server sees different peers, as it would different clients.
  *
  * - TRACE and unknown methods: 405 with Allow and the error body (TRACE used to be a 500);
+ * - a known API path with a method its route does not take: 405 with the route's Allow and the error body;
  * - X-Forwarded-For from a client is ignored (no TRUSTED_PROXIES): rotating it escapes no limit;
  * - card tokenization per address, counted across instances;
  * - sign-in: a stranger's wrong passwords lock the stranger out, not the owner, on either instance;
@@ -112,6 +113,29 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
       }
     }
     expect((await request(instance(0), "GET", "/api/v1/health")).status).toBe(200);
+  });
+
+  it("answers a known API path asked with a method it does not take with 405, the route's Allow and the error body", async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}` };
+    const cases: [string, string, string][] = [
+      ["POST", "/api/v1/balance", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/api/v1/transactions/1", "GET, HEAD, OPTIONS"],
+      ["PATCH", "/api/v1/cashOut/request", "POST, OPTIONS"],
+      ["PUT", "/api/v1/checkouts?page=2", "GET, POST, HEAD, OPTIONS"],
+      ["POST", "/v1/balance/available", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/v1/transactions/7/refund", "POST, OPTIONS"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await request(instance(0), method, path, { headers: auth });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(405);
+      expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+      expect(res.json).toMatchObject({ success: false, status: 405, code: "method_not_allowed" });
+      expect(res.json.message).toContain(method);
+    }
+    // The methods the routes take still reach them; an unknown path is still the API's 404.
+    expect((await request(instance(0), "GET", "/api/v1/balance", { headers: auth })).status).toBe(200);
+    expect((await request(instance(0), "GET", "/v1/balance/available", { headers: auth })).status).toBe(200);
+    expect((await request(instance(0), "POST", "/api/v1/nope", { headers: auth })).status).toBe(404);
   });
 
   it("counts card tokenizations per address across instances, whatever X-Forwarded-For says", async () => {
