@@ -90,3 +90,14 @@ export function installmentPlanProblem(plan: InstallmentPlan): string | null {
 export function chosenInstallmentOption(amount: number, plan: InstallmentPlan, count: number): PricedInstallmentOption | null {
   return pricedInstallmentOptions(amount, plan).find((o) => o.count === count) ?? null;
 }
+
+/** A monthly rate as a merchant writes it ("1,99" or "1.99", percent a month) in basis points; null when it is not one. */
+export function parseRatePercent(text: string): number | null {
+  const m = /^(\d{1,2})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0")) : null;
+}
+
+/** Basis points as the merchant writes the rate: 199 → "1,99". */
+export function ratePercentText(bp: number): string {
+  return `${Math.floor(bp / 100)},${String(bp % 100).padStart(2, "0")}`;
+}

@@ -34,6 +34,12 @@ async function setInstallments(page: Page, shot: string) {
   await expect(preview.getByRole("row").nth(6)).toContainText("R$ 178,47");
   await expect(preview.getByRole("row").nth(6)).toContainText("R$ 1.070,82");
   await expectAccessible(page, "Parcelamento saved");
+  // On a phone the preview table scrolls inside its card: the form's fields and button stay within the card.
+  const card = await page.getByRole("region", { name: "Parcelamento no cartão" }).boundingBox();
+  for (const inner of [page.getByRole("button", { name: "Salvar parcelamento" }), page.getByLabel("Juros ao mês cobrados do pagador (%)")]) {
+    const box = await inner.boundingBox();
+    expect(box!.x + box!.width, "a field wider than its card").toBeLessThanOrEqual(card!.x + card!.width);
+  }
   await screenshot(page, `${shot}-parcelamento`);
 
   // A mistake is explained beside its field.

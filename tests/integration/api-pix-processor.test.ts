@@ -14,7 +14,7 @@ import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { pixBody } from "../helpers/flows";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs, companies, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
 import { createLogger, setLogger } from "@/lib/logger";
@@ -104,15 +104,7 @@ async function configuredAccount(over: Partial<Parameters<typeof savePspSettings
   const acc = await createTestAccount("Loja PSP");
   const row = await accountRow(acc.companyId);
   const result = await savePspSettings(systemContext(row), {
-    processor: "api-pix",
-    baseUrl: psp.baseUrl,
-    tokenUrl: psp.tokenUrl,
-    clientId: psp.clientId,
-    clientSecret: psp.clientSecret,
-    certificate: enc(pki.client.certPem),
-    privateKey: enc(pki.client.keyPem),
-    caCertificate: enc(pki.ca.certPem),
-    pixKey: "pagamentos@loja.example",
+    ...localPspSettings(psp, pki, "pagamentos@loja.example"),
     ...over,
   });
   expect(result.webhook).toEqual({ registered: true });

@@ -14,7 +14,7 @@ import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
 import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { systemContext } from "@/lib/services/context";
-import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { createTestAccount } from "../helpers/accounts";
 import { balanceOf, cashOut, expectBooksAgree, paidPix } from "../helpers/money";
 
@@ -37,7 +37,6 @@ afterAll(async () => {
   await psp?.close();
 });
 
-const enc = (s: string) => new TextEncoder().encode(s);
 const later = (ms: number) => new Date(Date.now() + ms);
 
 /** A merchant with R$ 198,02 available (a sandbox PIX of R$ 200,00), then switched to its PSP. */
@@ -45,18 +44,7 @@ async function pspAccount(payout: { payoutEfi?: boolean; payoutPayerKey?: string
   const a = await createTestAccount("Loja Efí");
   await paidPix(a, 20_000);
   const [row] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
-  const saved = await savePspSettings(systemContext(row), {
-    processor: "api-pix",
-    baseUrl: psp.baseUrl,
-    tokenUrl: psp.tokenUrl,
-    clientId: psp.clientId,
-    clientSecret: psp.clientSecret,
-    certificate: enc(pki.client.certPem),
-    privateKey: enc(pki.client.keyPem),
-    caCertificate: enc(pki.ca.certPem),
-    pixKey: RECEIVING_KEY,
-    ...payout,
-  });
+  const saved = await savePspSettings(systemContext(row), { ...localPspSettings(psp, pki, RECEIVING_KEY), ...payout });
   expect(saved.webhook).toEqual({ registered: true });
   expect(saved.view).toMatchObject({ payoutEfi: Boolean(payout.payoutEfi), payoutPayerKey: payout.payoutEfi ? PAYER_KEY : "" });
   return a;

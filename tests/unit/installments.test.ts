@@ -6,6 +6,8 @@ import {
   installmentPlanProblem,
   priceInstallment,
   pricedInstallmentOptions,
+  parseRatePercent,
+  ratePercentText,
 } from "@/lib/domain/installments";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 
@@ -94,5 +96,25 @@ describe("chosenInstallmentOption (the server re-prices the payer's choice)", ()
     expect(chosenInstallmentOption(100_000, plan, 7)).toBeNull();
     expect(chosenInstallmentOption(1_500, plan, 4)).toBeNull();
     expect(chosenInstallmentOption(1_500, plan, 0)).toBeNull();
+  });
+});
+
+describe("the monthly rate as the merchant writes it", () => {
+  it("reads a percent with a comma or a point, up to two decimals, into basis points", () => {
+    expect(parseRatePercent("1,99")).toBe(199);
+    expect(parseRatePercent(" 2.5 ")).toBe(250);
+    expect(parseRatePercent("0")).toBe(0);
+    expect(parseRatePercent("10,00")).toBe(1_000);
+  });
+
+  it("is not a rate with three decimals, a sign, three integer digits or words", () => {
+    for (const bad of ["1,999", "-1", "100", "abc", "", "1,"]) expect(parseRatePercent(bad), bad).toBeNull();
+  });
+
+  it("writes basis points back as the merchant typed them", () => {
+    expect(ratePercentText(199)).toBe("1,99");
+    expect(ratePercentText(250)).toBe("2,50");
+    expect(ratePercentText(0)).toBe("0,00");
+    expect(parseRatePercent(ratePercentText(1_000))).toBe(1_000);
   });
 });

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { companies } from "@/lib/db/schema";
-import { MAX_CARD_INSTALLMENTS, type InstallmentPlan } from "@/lib/domain/installments";
+import { MAX_CARD_INSTALLMENTS, parseRatePercent, type InstallmentPlan } from "@/lib/domain/installments";
 import type { Account, ServiceContext } from "../context";
 import { validation, type FieldError } from "../errors";
 
@@ -34,11 +34,8 @@ export const InstallmentSettingsForm = z
     monthlyRate: z
       .string()
       .trim()
-      .regex(/^\d{1,2}([.,]\d{1,2})?$/, "deve ser uma taxa como 1,99 (até duas casas decimais)")
-      .transform((s) => {
-        const [int, frac = ""] = s.replace(",", ".").split(".");
-        return Number(int) * 100 + Number(frac.padEnd(2, "0"));
-      })
+      .refine((s) => parseRatePercent(s) !== null, "deve ser uma taxa como 1,99 (até duas casas decimais)")
+      .transform((s) => parseRatePercent(s)!)
       .pipe(z.number().max(1_000, "deve ser no máximo 10,00% ao mês")),
   })
   .superRefine((v, ctx) => {

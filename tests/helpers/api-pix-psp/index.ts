@@ -10,3 +10,4 @@ export {
   type RequestRecord,
   type WebhookDelivery,
 } from "./server";
+export { localPspSettings } from "./settings";

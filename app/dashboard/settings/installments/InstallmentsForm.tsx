@@ -2,7 +2,7 @@
 
 import { startTransition, useActionState, useState } from "react";
 import type { ActionState } from "@/lib/auth/action";
-import { MAX_CARD_INSTALLMENTS, pricedInstallmentOptions, type InstallmentPlan } from "@/lib/domain/installments";
+import { MAX_CARD_INSTALLMENTS, parseRatePercent, pricedInstallmentOptions, ratePercentText, type InstallmentPlan } from "@/lib/domain/installments";
 import { formatBRL } from "@/lib/domain/money";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import { updateInstallmentsAction } from "./actions";
@@ -12,23 +12,16 @@ import ui from "@/components/dashboard/ui.module.css";
 /** The preview's example order: R$ 1.000,00 reaches every count (each installment stays above R$ 5,00). */
 const EXAMPLE_AMOUNT = 100_000;
 
-const rateText = (bp: number) => `${Math.floor(bp / 100)},${String(bp % 100).padStart(2, "0")}`;
-
-/** The rate as typed ("1,99") in basis points, or null while it is not a rate yet. */
-function rateBp(s: string): number | null {
-  const m = /^(\d{1,2})(?:[.,](\d{1,2}))?$/.exec(s.trim());
-  return m ? Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0")) : null;
-}
 
 export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
   const [state, formAction, pending] = useActionState<ActionState, FormData>(updateInstallmentsAction, { status: "idle" });
   const [max, setMax] = useState(String(initial.maxInstallments));
   const [free, setFree] = useState(String(initial.interestFree));
-  const [rate, setRate] = useState(rateText(initial.monthlyRateBp));
+  const [rate, setRate] = useState(ratePercentText(initial.monthlyRateBp));
   const errors = state.status === "error" ? state.fieldErrors : undefined;
   const counts = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => i + 1);
 
-  const bp = rateBp(rate);
+  const bp = parseRatePercent(rate);
   const plan = { maxInstallments: Number(max), interestFree: Math.min(Number(free), Number(max)), monthlyRateBp: bp ?? 0 };
   const preview = bp !== null && bp <= 1_000 ? pricedInstallmentOptions(EXAMPLE_AMOUNT, plan) : [];
 
@@ -82,7 +75,8 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
       </button>
       <section aria-labelledby="preview-title" data-testid="installments-preview">
         <h3 id="preview-title">Como o pagador vê um pedido de {formatBRL(EXAMPLE_AMOUNT)}</h3>
-        <div className={ui.tableWrap}>
+        {/* Scrolls sideways on a narrow phone: focusable so a keyboard can scroll it too. */}
+        <div className={ui.tableWrap} tabIndex={0} role="region" aria-labelledby="preview-title">
           <table className={ui.table}>
             <thead>
               <tr>
@@ -102,7 +96,7 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
                   <td>{o.count}x</td>
                   <td className={ui.num}>{formatBRL(o.each)}</td>
                   <td className={ui.num}>{formatBRL(o.total)}</td>
-                  <td>{o.interest ? `${rateText(o.monthlyRateBp)}% a.m.` : "sem juros"}</td>
+                  <td>{o.interest ? `${ratePercentText(o.monthlyRateBp)}% a.m.` : "sem juros"}</td>
                 </tr>
               ))}
             </tbody>
