@@ -91,6 +91,9 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: int(10, 1, 1000),
   RATE_LIMIT_PER_SECOND: int(100, 1, 1_000_000),
   RATE_LIMIT_BURST: int(200, 1, 10_000_000),
+  CARD_TOKEN_LIMIT_PER_KEY: int(600, 1, 10_000_000),
+  CARD_TOKEN_LIMIT_PER_ADDRESS: int(60, 1, 10_000_000),
+  CHECKOUT_LIMIT_PER_ADDRESS: int(120, 1, 10_000_000),
   CARD_SETTLEMENT_DAYS: int(30, 0, 365),
   SANDBOX_PSP_DELAY_MS: int(1500, 0, 3_600_000),
   DEMO_MERCHANT: z.string().optional(),
@@ -147,6 +150,10 @@ export type Env = {
   databasePoolSize: number;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Per minute: card tokenizations per public key, per address; checkout pay/simulate per address. */
+  cardTokenLimitPerKey: number;
+  cardTokenLimitPerAddress: number;
+  checkoutLimitPerAddress: number;
   cardSettlementDays: number;
   sandboxPspDelayMs: number;
   demoMerchant: boolean;
@@ -221,6 +228,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.RATE_LIMIT_BURST,
+    cardTokenLimitPerKey: e.CARD_TOKEN_LIMIT_PER_KEY,
+    cardTokenLimitPerAddress: e.CARD_TOKEN_LIMIT_PER_ADDRESS,
+    checkoutLimitPerAddress: e.CHECKOUT_LIMIT_PER_ADDRESS,
     cardSettlementDays: e.CARD_SETTLEMENT_DAYS,
     sandboxPspDelayMs: e.SANDBOX_PSP_DELAY_MS,
     demoMerchant: demo,

@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import { ZodError } from "zod";
 import { ensureDatabase, type Tx } from "@/lib/db/client";
 import { getLogger, scrub } from "@/lib/logger";
-import { safeEqual, sha256Hex } from "@/lib/crypto";
-import { findAccountBySecretKey } from "@/lib/services/accounts/accounts";
+import { safeEqual } from "@/lib/crypto";
 import type { ServiceContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseBasicAuth } from "./basic-auth";
 import { readJson, zodFieldErrors } from "./body";
 import { errorResponse } from "./errors";
-import { takeToken } from "./rate-limit";
+import { authenticateSecretKey } from "./authenticate";
 import { countInvalidKey, RateLimitedError, refuseAddressGuessingKeys } from "./public-limits";
 import { withIdempotency } from "./idempotency";
 import { dialectOf } from "./dialect";
@@ -109,18 +108,21 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         throw new ServiceError("unauthorized", "Authentication required: send HTTP Basic with your secret key (sk_...).");
       }
       await ensureDatabase();
-      // An address that sent too many invalid credentials is refused before any key is looked up.
-      await refuseAddressGuessingKeys(req);
       if (!creds.secretKey) {
+        // An address that sent too many invalid credentials is refused before anything else.
+        await refuseAddressGuessingKeys(req);
         await countInvalidKey(req);
         throw new ServiceError("unauthorized", "A secret key (sk_...) is required; a public key alone is only for card tokenization.");
       }
-      const account = await findAccountBySecretKey(creds.secretKey);
+      // One statement: the address check (before the key counts), the lookup, the key's rate limit.
+      const auth = await authenticateSecretKey(req, creds.secretKey);
+      if (auth.addressBlockedSeconds !== null) throw new RateLimitedError(auth.addressBlockedSeconds, "requests with invalid credentials from this address");
+      const account = auth.account;
       if (!account || (creds.publicKey !== null && !safeEqual(creds.publicKey, account.publicKey))) {
         await countInvalidKey(req);
         throw new ServiceError("unauthorized", "Invalid API credentials.");
       }
-      const wait = await takeToken(sha256Hex(creds.secretKey).slice(0, 24));
+      const wait = auth.rateLimitedSeconds;
       if (wait !== null) {
         return errorResponse("rate_limited", `Too many requests: retry after ${wait} second(s).`, {
           requestId,

@@ -1,3 +1,4 @@
+import { getEnv } from "@/lib/env";
 import { ServiceError } from "@/lib/services/errors";
 import { clientAddress } from "./client-address";
 import { blockedFor, consume, type Limit } from "./rate-limit";
@@ -8,15 +9,21 @@ import { blockedFor, consume, type Limit } from "./rate-limit";
  * (the peer address is known); the address is the peer, or what a trusted proxy reports.
  */
 export const PUBLIC_LIMITS = {
-  /** Card tokenization, per public key: a merchant's checkout under heavy use stays well below. */
-  cardTokenPerPublicKey: { name: "card-token-pk", points: 600, windowSeconds: 60 },
-  /** Card tokenization, per address: a payer retrying a card a few times, not a card-testing script. */
-  cardTokenPerAddress: { name: "card-token-address", points: 60, windowSeconds: 60 },
-  /** The hosted checkout's pay and simulate routes, per address. */
-  checkoutPerAddress: { name: "checkout-address", points: 120, windowSeconds: 60 },
-  /** Requests with credentials that do not authenticate, per address (guessing keys). */
-  invalidKeyPerAddress: { name: "invalid-key-address", points: 30, windowSeconds: 60 },
-} as const satisfies Record<string, Limit>;
+  /** Card tokenization, per public key: a merchant's checkout under heavy use stays well below (CARD_TOKEN_LIMIT_PER_KEY). */
+  get cardTokenPerPublicKey(): Limit {
+    return { name: "card-token-pk", points: getEnv().cardTokenLimitPerKey, windowSeconds: 60 };
+  },
+  /** Card tokenization, per address: a payer retrying a card a few times, not a card-testing script (CARD_TOKEN_LIMIT_PER_ADDRESS). */
+  get cardTokenPerAddress(): Limit {
+    return { name: "card-token-address", points: getEnv().cardTokenLimitPerAddress, windowSeconds: 60 };
+  },
+  /** The hosted checkout's pay and simulate routes, per address (CHECKOUT_LIMIT_PER_ADDRESS). */
+  get checkoutPerAddress(): Limit {
+    return { name: "checkout-address", points: getEnv().checkoutLimitPerAddress, windowSeconds: 60 };
+  },
+  /** Requests with credentials that do not authenticate, per address (guessing keys): fixed, not a tuning knob. */
+  invalidKeyPerAddress: { name: "invalid-key-address", points: 30, windowSeconds: 60 } as Limit,
+};
 
 /** A 429 `rate_limited` with Retry-After; the handler kit turns it into the one error body. */
 export class RateLimitedError extends ServiceError {

@@ -20,7 +20,7 @@ export type Limit = {
 type Hit = { limit: Limit; key: string };
 
 /** The stored key: the limit's name and a hash of the key (addresses and e-mails are not kept in clear). */
-function storedKey(limit: Limit, key: string): string {
+export function storedKey(limit: Limit, key: string): string {
   return `${limit.name}:${createHash("sha256").update(key).digest("base64url").slice(0, 32)}`;
 }
 
@@ -101,7 +101,7 @@ export async function clearCount(limit: Limit, key: string): Promise<void> {
  * Per secret key: RATE_LIMIT_BURST requests in any one-second window, and on average no more than
  * RATE_LIMIT_PER_SECOND over ten seconds.
  */
-function keyLimits(): { burst: Limit; sustained: Limit } {
+export function keyLimits(): { burst: Limit; sustained: Limit } {
   const env = getEnv();
   return {
     burst: { name: "api-burst", points: env.rateLimitBurst, windowSeconds: 1 },
