@@ -6,9 +6,10 @@
  * Secrets are encrypted with a key derived from the key-encryption secret for this purpose, bound to
  * the account and the field (AAD): a box copied to another account or field does not decrypt.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { decrypt, derivedKey, encrypt } from "@/lib/crypto";
-import { getDb, type Queryable } from "@/lib/db/client";
+import { getDb, type Db, type Queryable } from "@/lib/db/client";
+import { preparedOn } from "@/lib/db/prepared";
 import { accountPspConfigs } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
@@ -36,8 +37,15 @@ export function openSecret(companyId: number, field: SecretField, box: string | 
   return decrypt(box, secretKey(), aad(companyId, field));
 }
 
+// Every cash-out request asks it: prepared once per database handle (outside a caller's transaction).
+const preparePspConfig = (db: Db) =>
+  db.select().from(accountPspConfigs).where(eq(accountPspConfigs.companyId, sql.placeholder("companyId"))).prepare("psp_config_of");
+
 export async function pspConfigOf(companyId: number, q: Queryable = getDb()): Promise<PspConfigRow | null> {
-  const [row] = await q.select().from(accountPspConfigs).where(eq(accountPspConfigs.companyId, companyId));
+  const [row] =
+    q === getDb()
+      ? await preparedOn(q as Db, "psp_config_of", preparePspConfig).execute({ companyId })
+      : await q.select().from(accountPspConfigs).where(eq(accountPspConfigs.companyId, companyId));
   return row ?? null;
 }
 
