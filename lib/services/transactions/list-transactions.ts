@@ -48,34 +48,29 @@ export async function listTransactions(
   }
   const db = getDb();
   const cond = and(...where);
-  // The total is counted up to the cap (lib/http/pagination.ts), not over all of the account's rows.
+  // The total is counted up to the cap (lib/core/pagination.ts), not over all of the account's rows,
+  // and in the same statement as the page (an uncorrelated subquery: counted once per statement).
   const total = cappedCount(sql`select 1 from ${transactions} where ${cond}`);
   const order = [desc(transactions.createdAt), desc(transactions.id)];
+  const pageOf = async (filter: SQL | undefined, limit: number, offset: number) => {
+    const found = await db.select({ row: transactions, n: total }).from(transactions).where(filter).orderBy(...order).limit(limit).offset(offset);
+    // A page past the end has no row to carry the count: it is counted alone.
+    const n = found.length ? found[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
+    return { rows: found.map((f) => f.row), n: Number(n) };
+  };
   if (q.cursor !== undefined) {
     const after = decodeCursor(q.cursor);
     const keyset = after
       ? or(lt(transactions.createdAt, after.createdAt), and(eq(transactions.createdAt, after.createdAt), lt(transactions.id, after.id)))
       : undefined;
-    const [rows, [{ n }]] = await Promise.all([
-      db.select().from(transactions).where(and(cond, keyset)).orderBy(...order).limit(q.limit + 1),
-      db.select({ n: total }).from(sql`(select 1) as one`),
-    ]);
+    const { rows, n } = await pageOf(and(cond, keyset), q.limit + 1, 0);
     const more = rows.length > q.limit;
     const page = more ? rows.slice(0, q.limit) : rows;
     return {
       rows: page,
-      pagination: { ...pagination(1, q.limit, Number(n)), nextCursor: more ? encodeCursor(page[page.length - 1]) : null },
+      pagination: { ...pagination(1, q.limit, n), nextCursor: more ? encodeCursor(page[page.length - 1]) : null },
     };
   }
-  const [rows, [{ n }]] = await Promise.all([
-    db
-      .select()
-      .from(transactions)
-      .where(cond)
-      .orderBy(...order)
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit),
-    db.select({ n: total }).from(sql`(select 1) as one`),
-  ]);
-  return { rows, pagination: pagination(q.page, q.limit, Number(n)) };
+  const { rows, n } = await pageOf(cond, q.limit, (q.page - 1) * q.limit);
+  return { rows, pagination: pagination(q.page, q.limit, n) };
 }
