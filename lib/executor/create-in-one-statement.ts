@@ -22,7 +22,11 @@ import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
 
 type NewTransaction = typeof transactions.$inferInsert & { id: number; status: TransactionStatus };
 
-/** Takes the next transaction id (the PIX txid and the boleto's number are built from it). */
+/**
+ * Takes the next transaction id (the PIX txid and the boleto's number are built from it). One
+ * `nextval` per creation, not a block cached in the process: ids stay gapless across a clean restart,
+ * which is how tests/integration/shutdown-process.test.ts tells a clean stop from a crash recovery.
+ */
 export async function reserveTransactionId(q: Queryable): Promise<number> {
   const result = (await q.execute(sql`select nextval(pg_get_serial_sequence('transactions', 'id'))::text as id`)) as unknown;
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];

@@ -1,24 +1,58 @@
-import { and, eq, gte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { ledgerAccounts, ledgerJournals, ledgerPostings } from "@/lib/db/schema";
 import { ServiceError } from "@/lib/core/errors";
 import { assertBalanced, nonZero, type JournalDraft, type PostingLine } from "@/lib/domain/ledger";
-import { merchantAccountId, platformAccountId } from "./accounts";
+import { ensureLedgerAccounts } from "./accounts";
 
 /** A journal of lib/domain/journals.ts, stamped with the time of the move. */
 export type JournalInput = JournalDraft & { now: Date };
 
+type Locked = { id: number; owner: number; kind: string; balance: number };
+
+const rowsOf = <T>(r: unknown): T[] => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as T[];
+
 /**
- * Writes one journal inside the caller's transaction. Each account's balance moves with a single
- * `UPDATE ... SET balance = balance + x` (and, for a guarded debit, `WHERE balance + x >= 0`), so two
- * concurrent debits serialise on the row and the second sees the first's result: no overdraft, no
- * lost update. Accounts are updated in id order so concurrent journals cannot deadlock.
+ * Writes one journal inside the caller's transaction, in two statements:
+ *
+ * 1. The accounts it moves are locked (`SELECT ... ORDER BY owner, kind FOR UPDATE`): rows are locked
+ *    in the order they are returned, one fixed order for every journal (this is the only code that
+ *    moves a balance), so concurrent journals cannot deadlock. Two concurrent debits of one account
+ *    serialise here, and the second reads the first's committed balance: no overdraft, no lost update.
+ * 2. With the balances read under the lock, a guarded debit that would take an account below zero is
+ *    refused (422 insufficient_balance) before anything is written. Otherwise ONE statement moves
+ *    every balance (`UPDATE ... FROM (VALUES ...)`) and writes the journal and all its postings
+ *    (data-modifying CTEs), with each posting's balance after it.
+ *
+ * The account rows (a merchant's available balance is the hottest row there is) stay locked for one
+ * statement before the commit.
  */
 export async function postJournal(tx: Tx, input: JournalInput): Promise<number> {
   const lines = nonZero(input.lines);
   assertBalanced(lines);
   if (lines.length === 0) return 0;
-  const [journal] = await tx
+
+  const ownerOf = (line: PostingLine) => (line.owner === "merchant" ? input.companyId : 0);
+  const keyOf = (owner: number, kind: string) => `${owner}:${kind}`;
+  const wanted = new Map(lines.map((l) => [keyOf(ownerOf(l), l.account), { owner: ownerOf(l), kind: l.account }]));
+  const byKey = await lockAccounts(tx, [...wanted.values()], input.companyId);
+
+  // An account's lines are applied in order; a guarded debit must leave it >= 0 after that line.
+  const running = new Map<string, number>();
+  const postings: { accountId: number; entryType: string; amount: number; balanceAfter: number }[] = [];
+  for (const line of lines) {
+    const key = keyOf(ownerOf(line), line.account);
+    const account = byKey.get(key)!;
+    const after = (running.get(key) ?? account.balance) + line.amount;
+    if (line.owner === "merchant" && line.mustStayNonNegative && line.amount < 0 && after < 0) {
+      throw new ServiceError("insufficient_balance", "The available balance does not cover this amount.");
+    }
+    running.set(key, after);
+    postings.push({ accountId: account.id, entryType: line.entryType, amount: line.amount, balanceAfter: after });
+  }
+
+  const moves = [...running].map(([key, after]) => sql`(${byKey.get(key)!.id}::bigint, ${after - byKey.get(key)!.balance}::bigint)`);
+  const journal = tx
     .insert(ledgerJournals)
     .values({
       companyId: input.companyId,
@@ -29,54 +63,48 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<number> 
       createdAt: input.now,
     })
     .returning({ id: ledgerJournals.id });
+  // Postings are written grouped by account, in the lock order (a statement lists them in that order).
+  const order = (id: number) => [...byKey.values()].findIndex((a) => a.id === id);
+  postings.sort((a, b) => order(a.accountId) - order(b.accountId));
+  const rows = postings.map((p) => sql`(${p.accountId}::bigint, ${p.entryType}::text, ${p.amount}::bigint, ${p.balanceAfter}::bigint)`);
+  const result = await tx.execute(sql`
+    with moved as (
+      update ${ledgerAccounts} a set balance = a.balance + m.delta
+      from (values ${sql.join(moves, sql`, `)}) as m(id, delta)
+      where a.id = m.id
+      returning a.id
+    ), journal as (${journal.getSQL()})
+    insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
+    select journal.id, v.account_id, v.entry_type, v.amount, v.balance_after, ${input.now.toISOString()}::timestamptz
+    from journal, (values ${sql.join(rows, sql`, `)}) as v(account_id, entry_type, amount, balance_after)
+    returning journal_id::text as id, (select count(*) from moved)::int as moved`);
+  const written = rowsOf<{ id: string; moved: number }>(result);
+  if (Number(written[0].moved) !== moves.length) throw new Error(`Journal of ${input.kind}: ${written[0].moved} of ${moves.length} balances moved`);
+  return Number(written[0].id);
+}
 
-  // Each distinct account is looked up once.
-  const keyOf = (l: PostingLine) => `${l.owner}:${l.account}`;
-  const ids = new Map<string, Promise<number>>();
-  for (const line of lines) {
-    if (!ids.has(keyOf(line))) {
-      ids.set(keyOf(line), line.owner === "merchant" ? merchantAccountId(tx, input.companyId, line.account) : platformAccountId(tx, line.account));
-    }
+/** Locks the accounts (owner 0: the platform) in the one fixed order; creates a merchant's on first use. */
+async function lockAccounts(tx: Tx, accounts: { owner: number; kind: string }[], companyId: number): Promise<Map<string, Locked>> {
+  const lock = async () => {
+    const pairs = accounts.map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
+    const result = await tx.execute(sql`
+      select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
+      where (coalesce(company_id, 0), kind) in (${sql.join(pairs, sql`, `)})
+      order by coalesce(company_id, 0), kind
+      for update`);
+    return new Map(
+      rowsOf<Record<string, unknown>>(result).map((r) => {
+        const row = { id: Number(r.id), owner: Number(r.owner), kind: String(r.kind), balance: Number(r.balance) };
+        return [`${row.owner}:${row.kind}`, row] as const;
+      }),
+    );
+  };
+  let locked = await lock();
+  const missing = accounts.filter((a) => !locked.has(`${a.owner}:${a.kind}`));
+  if (missing.some((a) => a.owner === 0)) throw new Error(`Platform ledger account ${missing.find((a) => a.owner === 0)!.kind} is missing: no merchant account was ever created.`);
+  if (missing.length) {
+    await ensureLedgerAccounts(tx, companyId);
+    locked = await lock();
   }
-  const byAccount = new Map<number, PostingLine[]>();
-  for (const line of lines) {
-    const accountId = await ids.get(keyOf(line))!;
-    byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), line]);
-  }
-
-  // Balances move last, one UPDATE per account in id order, then every posting in one INSERT: the
-  // account rows (a merchant's available balance is the hottest row there is) stay locked for as
-  // short a time as possible before the commit. An account's lines are applied in order: its UPDATE
-  // adds their sum, and its guard asks that the balance after each guarded debit stays >= 0 (the
-  // lowest of those running balances), exactly as one guarded UPDATE per line would.
-  const postings: (typeof ledgerPostings.$inferInsert)[] = [];
-  for (const accountId of [...byAccount.keys()].sort((x, y) => x - y)) {
-    const accountLines = byAccount.get(accountId)!;
-    let running = 0;
-    let lowestGuarded: number | null = null;
-    for (const line of accountLines) {
-      running += line.amount;
-      const guard = line.owner === "merchant" && line.mustStayNonNegative && line.amount < 0;
-      if (guard) lowestGuarded = lowestGuarded === null ? running : Math.min(lowestGuarded, running);
-    }
-    const updated = await tx
-      .update(ledgerAccounts)
-      .set({ balance: sql`${ledgerAccounts.balance} + ${running}` })
-      .where(
-        lowestGuarded !== null
-          ? and(eq(ledgerAccounts.id, accountId), gte(sql`${ledgerAccounts.balance} + ${lowestGuarded}`, 0))
-          : eq(ledgerAccounts.id, accountId),
-      )
-      .returning({ balance: ledgerAccounts.balance });
-    if (!updated[0]) {
-      throw new ServiceError("insufficient_balance", "The available balance does not cover this amount.");
-    }
-    let balance = Number(updated[0].balance) - running;
-    for (const line of accountLines) {
-      balance += line.amount;
-      postings.push({ journalId: journal.id, accountId, entryType: line.entryType, amount: line.amount, balanceAfter: balance, createdAt: input.now });
-    }
-  }
-  await tx.insert(ledgerPostings).values(postings);
-  return journal.id;
+  return locked;
 }
