@@ -1,7 +1,7 @@
 import { encodeInterleaved2of5, itfPath } from "@/lib/domain/boleto/interleaved-2of5";
 import { formatBRL } from "@/lib/domain/money";
 import type { PayerTransaction } from "@/lib/services/checkouts/checkout-page";
-import { CopyButton } from "../ui/CopyButton";
+import { CopyCodeButton } from "./CopyCodeButton";
 import { buttonClass } from "../ui/Button";
 import { dictionary, formatDay, type Locale } from "./i18n";
 import { BoletoIcon, DownloadIcon } from "./icons";
@@ -38,7 +38,7 @@ export function BoletoView({ tx, locale }: { tx: PayerTransaction; locale: Local
           {b.digitableLine}
         </p>
       </div>
-      <CopyButton text={b.digitableLine.replace(/\D/g, "")} label={t.boleto.copy} copiedLabel={t.boleto.copied} failedLabel={t.boleto.copyFailed} selectId="boleto-line" />
+      <CopyCodeButton text={b.digitableLine.replace(/\D/g, "")} label={t.boleto.copy} copiedLabel={t.boleto.copied} failedLabel={t.boleto.copyFailed} selectId="boleto-line" />
       {itf ? (
         <div className={s.barcodeWrap}>
           <svg

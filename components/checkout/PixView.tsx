@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import type { PayerTransaction } from "@/lib/services/checkouts/checkout-page";
-import { CopyButton } from "../ui/CopyButton";
+import { CopyCodeButton } from "./CopyCodeButton";
 import { Countdown } from "./Countdown";
 import { dictionary, type Locale } from "./i18n";
 import { PixIcon } from "./icons";
@@ -41,7 +41,7 @@ export async function PixView({ tx, locale, serverNow }: { tx: PayerTransaction;
               {code}
             </p>
           </div>
-          <CopyButton text={code} label={t.pix.copy} copiedLabel={t.pix.copied} failedLabel={t.pix.copyFailed} selectId="pix-code" />
+          <CopyCodeButton text={code} label={t.pix.copy} copiedLabel={t.pix.copied} failedLabel={t.pix.copyFailed} selectId="pix-code" />
         </div>
         <div className={s.qrBlock}>
           <h3 className={s.qrTitle}>{t.pix.qrHeading}</h3>

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { PayerMerchant } from "@/lib/services/checkouts/checkout-page";
 import { dictionary, htmlLang, type Locale } from "./i18n";
 import { formatCnpj, formatPhoneBR } from "./format";
+import { EARLY_COPY_SCRIPT } from "./early-copy";
 import { GlobeIcon, LockIcon } from "./icons";
 import s from "./checkout.module.css";
 
@@ -11,13 +12,14 @@ export function Shell({
   merchant,
   sandbox,
   switchHref,
+  nonce,
   children,
 }: {
   locale: Locale;
   merchant: PayerMerchant | null;
   sandbox: boolean;
   switchHref: string;
-  /** The request's CSP nonce (kept for elements that need one; the brand colours come as a stylesheet). */
+  /** The request's CSP nonce: the early copy script carries it (the brand colours come as a stylesheet). */
   nonce?: string;
   children: ReactNode;
 }) {
@@ -93,6 +95,10 @@ export function Shell({
           </a>
         </div>
       </footer>
+      {/* Copy buttons that work before hydration (early-copy.ts). Last, so it does not hold the parser
+          (an inline script waits for the stylesheets) before the page's content. Browsers hide a nonce
+          from the DOM once read, hence suppressHydrationWarning. Without a nonce it is left out. */}
+      {nonce ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_COPY_SCRIPT }} suppressHydrationWarning /> : null}
     </div>
   );
 }
