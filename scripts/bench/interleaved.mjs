@@ -4,20 +4,15 @@
 // `BENCH_DBS=postgres NEXT_DIST_DIR=.next-bench node scripts/bench/interleaved.mjs` after a bench build
 // (the build must have BENCH_BASELINE's route). Prints a Markdown table.
 import os from "node:os";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { ROOT, api, cannon, createDatabase, sleep, startApp } from "./lib.mjs";
+import { api, cannon, createDatabase, sleep, startApp } from "./lib.mjs";
+import { AUTH, pixBody } from "./fixtures.mjs";
 
 const kind = (process.env.BENCH_DBS ?? "postgres").split(",")[0];
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-const demoSrc = readFileSync(path.join(ROOT, "lib/services/demo-merchant.ts"), "utf8");
-const secretKey = /secretKey:\s*"([^"]+)"/.exec(demoSrc)[1];
-const AUTH = `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}`;
-const customer = { name: "Bench Silva", email: "bench@example.com", document: { type: "cpf", number: "11144477735" } };
-const pix = (amount = 1000) => ({ paymentMethod: "pix", amount, customer, items: [{ title: "Bench", unitPrice: amount, quantity: 1, tangible: false }] });
+const pix = (amount = 1000) => ({ ...pixBody(), amount, items: [{ title: "Bench", unitPrice: amount, quantity: 1, tangible: false }] });
 
 const db = await createDatabase(kind, process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 const app = await startApp(db, 3763, { BENCH_BASELINE: "1" });

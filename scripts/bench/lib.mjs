@@ -53,6 +53,8 @@ function baseEnv(db, port, extra) {
     DEMO_MERCHANT: "true",
     RATE_LIMIT_PER_SECOND: "1000000",
     RATE_LIMIT_BURST: "10000000",
+    CARD_TOKEN_LIMIT_PER_KEY: "10000000",
+    CARD_TOKEN_LIMIT_PER_ADDRESS: "10000000",
     CARD_SETTLEMENT_DAYS: "0",
     SANDBOX_PSP_DELAY_MS: "500",
     LOG_LEVEL: "info",
@@ -99,13 +101,15 @@ async function spawnReady(cmd, args, env, readyUrl, what) {
   };
 }
 
-/** `nodeArgs` (e.g. --cpu-prof) go to node itself: NODE_OPTIONS refuses --cpu-prof. */
+/**
+ * The app as `npm start` starts it: node with the start script's flags (package.json), then next start.
+ * `nodeArgs` (e.g. --cpu-prof) go to node itself too: NODE_OPTIONS refuses --cpu-prof.
+ */
 export async function startApp(db, port, extra = {}, nodeArgs = []) {
   const env = baseEnv(db, port, extra);
   const args = ["start", "-p", String(port), "-H", "127.0.0.1"];
-  const p = nodeArgs.length
-    ? await spawnReady(process.execPath, [...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), ...args], env, `http://127.0.0.1:${port}/api/v1/health`, "app")
-    : await spawnReady(path.join(ROOT, "node_modules/.bin/next"), args, env, `http://127.0.0.1:${port}/api/v1/health`, "app");
+  const startFlags = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start.split(/\s+/).filter((a) => a.startsWith("--"));
+  const p = await spawnReady(process.execPath, [...startFlags, ...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), ...args], env, `http://127.0.0.1:${port}/api/v1/health`, "app");
   return { ...p, url: `http://127.0.0.1:${port}` };
 }
 

@@ -6,19 +6,25 @@ import { chromium } from "playwright-core";
 
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 
+/** A fresh phone context (empty cache) and page, with the throttling above on; `cdp` is its CDP session. */
+export async function phonePage(browser) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "pt-BR" });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.emulateNetworkConditions", SLOW_4G);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  return { context, page, cdp };
+}
+
 export async function phoneProfile(url, runs = 3) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox"] });
   const out = [];
   try {
     for (let i = 0; i < runs; i++) {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "pt-BR" });
+      const { context, page } = await phonePage(browser);
       await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-      await cdp.send("Network.emulateNetworkConditions", SLOW_4G);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
       const t0 = Date.now();
       await page.goto(url, { waitUntil: "commit" });
       const code = page.getByTestId("pix-code");
