@@ -4,7 +4,6 @@
  * sends over the network and on Content-Security-Policy violations.
  */
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
 import postgres from "postgres";
 import { DEMO } from "@/lib/services/accounts/demo-merchant";
@@ -45,18 +44,7 @@ export async function readLink(request: APIRequestContext, id: number) {
 /** The path of a secureUrl (the API answers with the absolute URL on the checkout host). */
 export const pathOf = (url: string) => new URL(url).pathname;
 
-/** No serious or critical axe violation on the page as it is now. */
-export async function expectAccessible(page: Page, state: string) {
-  // Next streams generateMetadata's <title> after the page's content on a client navigation: wait
-  // for it, so axe sees the settled page (a page that never gets its title still fails here).
-  await expect(page).toHaveTitle(/\S/);
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `accessibility of "${state}"`,
-  ).toEqual([]);
-}
+export { expectAccessible } from "./axe";
 
 /**
  * Full-page screenshots into test-results/checkout/. Playwright empties test-results/ when any run

@@ -5,7 +5,6 @@
  */
 import { mkdirSync } from "node:fs";
 import { randomInt } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -103,15 +102,7 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/dashboard/${name}.png`, fullPage: true });
 }
 
-/** No serious or critical axe violation on the page as it is now. */
-export async function expectAccessible(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `accessibility of ${what}`,
-  ).toEqual([]);
-}
+export { expectAccessible } from "./axe";
 
 /** The text of a money figure ("R$ 1.234,56") in a test id'd stat card. */
 export const statValue = (page: Page, testId: string) => page.getByTestId(testId).locator("span").nth(1);
