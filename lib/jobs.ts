@@ -3,6 +3,9 @@ import { getLogger } from "@/lib/logger";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { cardSettlementJob, receiptJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 import { apiPixReconcileJob } from "@/lib/psp-jobs";
+import { databaseKind, getDb } from "@/lib/db/client";
+import { maintainEmbeddedDatabase } from "@/lib/db/embedded-maintenance";
+import { pollingLoop } from "@/lib/money-jobs";
 
 /** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
 type Job = { name: string; enabled: () => boolean; start: () => () => void | Promise<void> };
@@ -22,6 +25,17 @@ const JOBS: Job[] = [
   sandboxPayoutsJob,
   apiPixReconcileJob,
   receiptJob,
+  {
+    // Autovacuum's work on the embedded database, which has no autovacuum (lib/db/embedded-maintenance.ts).
+    name: "embedded-maintenance",
+    enabled: () => databaseKind() === "pglite",
+    start: () =>
+      pollingLoop("embedded-maintenance", 60_000, async () => {
+        const steps = await maintainEmbeddedDatabase(getDb());
+        if (steps.length) getLogger().info({ steps }, "embedded database maintained");
+        return 0;
+      }),
+  },
 ];
 
 const g = globalThis as unknown as { __araraJobs?: (() => void | Promise<void>)[] };

@@ -12,7 +12,7 @@ const BATCH = 100;
  * stop function waits for the tick in flight, so a shutdown never cuts a step in half (each step
  * is its own database transaction anyway).
  */
-function pollingLoop(name: string, intervalMs: number, tick: () => Promise<number>): () => Promise<void> {
+export function pollingLoop(name: string, intervalMs: number, tick: () => Promise<number>): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();

@@ -25,7 +25,7 @@ export const cashOuts = pgTable(
     completedAt: timestamp({ withTimezone: true, mode: "date" }),
   },
   (t) => [
-    index("cash_outs_company_idx").on(t.companyId, t.createdAt.desc()),
+    index("cash_outs_company_idx").on(t.companyId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("cash_outs_next_step_idx").on(t.nextStepAt),
     check("cash_outs_status_check", oneOf(t.status, COLUMN_VALUES.cashOutStatus)),
     check("cash_outs_pix_key_type_check", oneOf(t.pixKeyType, COLUMN_VALUES.pixKeyType)),

@@ -55,7 +55,7 @@ export const ledgerPostings = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    index("ledger_postings_account_idx").on(t.accountId, t.id.desc()),
+    index("ledger_postings_account_idx").on(t.accountId, t.id.desc().nullsFirst()),
     index("ledger_postings_journal_idx").on(t.journalId),
     check("ledger_postings_entry_type_check", oneOf(t.entryType, COLUMN_VALUES.entryType)),
   ],

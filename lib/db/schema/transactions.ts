@@ -101,7 +101,7 @@ export const transactions = pgTable(
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    index("transactions_company_created_idx").on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index("transactions_company_created_idx").on(t.companyId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("transactions_company_external_ref_idx").on(t.companyId, t.externalRef),
     index("transactions_company_email_idx").on(t.companyId, sql`lower(${t.customerEmail})`),
     index("transactions_company_document_idx").on(t.companyId, t.customerDocument),
@@ -182,7 +182,7 @@ export const checkouts = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    index("checkouts_company_idx").on(t.companyId, t.createdAt.desc()),
+    index("checkouts_company_idx").on(t.companyId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check("checkouts_status_check", oneOf(t.status, COLUMN_VALUES.checkoutStatus)),
   ],
 );

@@ -7,6 +7,9 @@ import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "../context";
 import { toBound } from "@/lib/schemas/query";
 
+/** Newest first, in the order of the index cash_outs_company_idx: a page is read from the index. */
+export const CASH_OUTS_NEWEST_FIRST = [desc(cashOuts.createdAt), desc(cashOuts.id)];
+
 /** Newest first, page + limit like the transaction list. */
 export async function listCashOuts(
   ctx: Pick<ServiceContext, "account">,
@@ -24,7 +27,7 @@ export async function listCashOuts(
       .select()
       .from(cashOuts)
       .where(cond)
-      .orderBy(desc(cashOuts.createdAt), desc(cashOuts.id))
+      .orderBy(...CASH_OUTS_NEWEST_FIRST)
       .limit(q.limit)
       .offset((q.page - 1) * q.limit),
     db.select({ total: count() }).from(cashOuts).where(cond),

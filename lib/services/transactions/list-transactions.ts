@@ -24,6 +24,12 @@ export const ListTransactionsQuery = PageQuery.extend({
 });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
 
+/**
+ * Newest first, in the order of the index transactions_company_created_idx (company_id, created_at
+ * DESC, id DESC, nulls first as `DESC` means): a page is read from the index, never sorted.
+ */
+export const TRANSACTIONS_NEWEST_FIRST = [desc(transactions.createdAt), desc(transactions.id)];
+
 export async function listTransactions(
   ctx: Pick<ServiceContext, "account">,
   q: ListTransactionsQuery,
@@ -51,9 +57,8 @@ export async function listTransactions(
   // The total is counted up to the cap (lib/core/pagination.ts), not over all of the account's rows,
   // and in the same statement as the page (an uncorrelated subquery: counted once per statement).
   const total = cappedCount(sql`select 1 from ${transactions} where ${cond}`);
-  const order = [desc(transactions.createdAt), desc(transactions.id)];
   const pageOf = async (filter: SQL | undefined, limit: number, offset: number) => {
-    const found = await db.select({ row: transactions, n: total }).from(transactions).where(filter).orderBy(...order).limit(limit).offset(offset);
+    const found = await db.select({ row: transactions, n: total }).from(transactions).where(filter).orderBy(...TRANSACTIONS_NEWEST_FIRST).limit(limit).offset(offset);
     // A page past the end has no row to carry the count: it is counted alone.
     const n = found.length ? found[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
     return { rows: found.map((f) => f.row), n: Number(n) };
