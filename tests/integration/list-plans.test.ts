@@ -91,9 +91,8 @@ describe("the embedded database's maintenance pass (autovacuum's thresholds)", (
     await db.execute(sql`insert into maintenance_probe select g, 0 from generate_series(1, 1000) g`);
     await db.execute(sql`update maintenance_probe set v = 1 where id <= 600`);
     // PostgreSQL publishes a backend's table counts within about a second.
-    let steps: Awaited<ReturnType<typeof maintainEmbeddedDatabase>> = [];
     await expect
-      .poll(async () => (steps = await maintainEmbeddedDatabase(db)).find((s) => s.table === "maintenance_probe"), { timeout: 15_000, interval: 500 })
+      .poll(async () => (await maintainEmbeddedDatabase(db)).find((s) => s.table === "maintenance_probe"), { timeout: 15_000, interval: 500 })
       .toEqual({ table: "maintenance_probe", action: "vacuum" });
     const result = (await db.execute(
       sql`select n_dead_tup::int as dead, last_vacuum is not null as vacuumed, last_analyze is not null as analyzed from pg_stat_user_tables where relname = 'maintenance_probe'`,
