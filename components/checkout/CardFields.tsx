@@ -206,6 +206,12 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
           ))}
         </SelectField>
       ) : null}
+      {chosen.interest ? (
+        // The order's total above is without interest: say what the card is charged in all.
+        <p className={s.subtle} data-testid="installment-interest">
+          {t.interestNote(chosen.total - amount, chosen.total)}
+        </p>
+      ) : null}
       <p className={s.secureNote}>
         <LockIcon />
         {t.secureNote}

@@ -74,6 +74,7 @@ export const en: Dictionary = {
         : o.interest
           ? `${o.count}x of ${formatBRL(o.each)} · total ${formatBRL(o.total)}`
           : `${o.count}x of ${formatBRL(o.each)}, interest-free`,
+    interestNote: (interest, total) => `With the installment interest (${formatBRL(interest)}), the card is charged ${formatBRL(total)} in all.`,
     pay: (amount) => `Pay ${formatBRL(amount)}`,
     processing: "Processing payment…",
     loading: "Loading secure payment…",

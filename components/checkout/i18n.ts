@@ -98,6 +98,8 @@ const pt = {
         : o.interest
           ? `${o.count}x de ${formatBRL(o.each)} · total ${formatBRL(o.total)}`
           : `${o.count}x de ${formatBRL(o.each)} sem juros`,
+    interestNote: (interest: number, total: number) =>
+      `Com os juros do parcelamento (${formatBRL(interest)}), o total no cartão é ${formatBRL(total)}.`,
     pay: (amount: number) => `Pagar ${formatBRL(amount)}`,
     processing: "Processando pagamento…",
     /** The pay button until the page's code has loaded (before that a tap could do nothing, or worse). */

@@ -88,7 +88,11 @@ for (const [label, viewport] of [
     await expect(options.nth(2)).toHaveText("3x de R$ 53,00 sem juros");
     await expect(options.nth(3)).toHaveText("4x de R$ 41,75 · total R$ 167,00");
     await expect(options.nth(5)).toHaveText("6x de R$ 28,38 · total R$ 170,28");
+    await page.getByTestId("card-installments").selectOption("3");
+    await expect(page.getByTestId("installment-interest")).toHaveCount(0);
     await page.getByTestId("card-installments").selectOption("6");
+    // The order's total above stays R$ 159,00: the form says what the card is charged with interest.
+    await expect(page.getByTestId("installment-interest")).toHaveText("Com os juros do parcelamento (R$ 11,28), o total no cartão é R$ 170,28.");
     await expectAccessible(page, "checkout with installment options");
     await screenshot(page, `installments-${label}-checkout`);
     await page.getByRole("button", { name: "Pagar R$ 170,28" }).click();
