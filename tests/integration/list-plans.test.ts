@@ -74,6 +74,21 @@ describe("a list page is read from its index, newest first", () => {
     });
   }
 
+  for (const [name, path] of [
+    ["payment links", "/api/v1/checkouts"],
+    ["cash-outs", "/api/v1/cashOut"],
+  ] as const) {
+    it(`${name}: past 1,000 rows the total is the cap, flagged, and the page is the newest`, async () => {
+      const res = await call("GET", `${path}?limit=5`, { auth: acct.secretKey });
+      expect(res.status, res.text).toBe(200);
+      const body = res.body.data as { data: { createdAt: string }[]; pagination: Record<string, unknown> };
+      expect(body.pagination).toMatchObject({ page: 1, limit: 5, total: 1000, totalPages: 200, totalCapped: true });
+      const dates = body.data.map((r) => Date.parse(r.createdAt));
+      expect(dates).toHaveLength(5);
+      expect([...dates].sort((a, b) => b - a)).toEqual(dates);
+    });
+  }
+
   it("the transaction list API answers the newest first", async () => {
     const res = await call("GET", "/api/v1/transactions?limit=20", { auth: acct.secretKey });
     expect(res.status, res.text).toBe(200);

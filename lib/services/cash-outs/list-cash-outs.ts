@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { cashOuts } from "@/lib/db/schema";
-import { pagination } from "@/lib/core/pagination";
+import { cappedCount, pagination } from "@/lib/core/pagination";
 import type { ListCashOutsQuery } from "@/lib/schemas/money";
 import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "../context";
@@ -30,7 +30,8 @@ export async function listCashOuts(
       .orderBy(...CASH_OUTS_NEWEST_FIRST)
       .limit(q.limit)
       .offset((q.page - 1) * q.limit),
-    db.select({ total: count() }).from(cashOuts).where(cond),
+    // Counted up to the cap pagination() shows (lib/core/pagination.ts), never all of the account's rows.
+    db.select({ total: cappedCount(sql`select 1 from ${cashOuts} where ${cond}`) }).from(sql`(select 1) as one`),
   ]);
   return { rows, pagination: pagination(q.page, q.limit, Number(total)) };
 }

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { checkouts } from "@/lib/db/schema";
-import { pagination } from "@/lib/core/pagination";
+import { cappedCount, pagination } from "@/lib/core/pagination";
 import type { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
 import type { ServiceContext } from "../context";
 import { checkoutStatusSql, type CheckoutWithStatus } from "./checkout-view";
@@ -30,7 +30,8 @@ export async function listCheckouts(
       .orderBy(...CHECKOUTS_NEWEST_FIRST)
       .limit(q.limit)
       .offset((q.page - 1) * q.limit),
-    db.select({ total: count() }).from(checkouts).where(cond),
+    // Counted up to the cap pagination() shows (lib/core/pagination.ts), never all of the account's rows.
+    db.select({ total: cappedCount(sql`select 1 from ${checkouts} where ${cond}`) }).from(sql`(select 1) as one`),
   ]);
   return { rows, pagination: pagination(q.page, q.limit, Number(total)) };
 }
