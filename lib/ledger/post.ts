@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { ledgerAccounts, ledgerJournals, ledgerPostings } from "@/lib/db/schema";
 import { ServiceError } from "@/lib/core/errors";
 import { assertBalanced, nonZero, type JournalDraft, type PostingLine } from "@/lib/domain/ledger";
+import { insertIf } from "@/lib/db/insert-if";
 import { ensureLedgerAccounts } from "./accounts";
 
 /** A journal of lib/domain/journals.ts, stamped with the time of the move. */
@@ -107,4 +108,91 @@ async function lockAccounts(tx: Tx, accounts: { owner: number; kind: string }[],
     locked = await lock();
   }
   return locked;
+}
+
+/** A journal as the CTEs of a caller's single statement (journalInStatement). */
+export type JournalInStatement = {
+  /** The statement's CTE definitions (`locked as (...), journal_ok as (...), ...`), after a `with`. */
+  ctes: SQL;
+  /** True when every account was found and no guarded debit would overdraw: the caller's writes are conditioned on it. */
+  ok: SQL;
+  /** For the RETURNING list: accounts found and locked, and balances moved. */
+  found: SQL;
+  moved: SQL;
+  accounts: number;
+};
+
+/**
+ * The same journal as postJournal, for a statement that writes it together with the caller's rows and
+ * needs no transaction of its own (a cash-out request in one statement,
+ * lib/executor/cash-out-in-one-statement.ts):
+ *
+ * - `locked`: the accounts locked in the same fixed order, by the same `SELECT ... ORDER BY owner, kind
+ *   FOR UPDATE` (a CTE with a locking clause is run once, materialized), so it cannot deadlock with
+ *   postJournal either. A row changed by a concurrent transaction is waited for and read as committed.
+ * - `journal_ok`: the guard on the locked balances, in SQL: each account's balance must cover the
+ *   deepest point its guarded debits reach (the same rule as postJournal's running check), and every
+ *   account must exist. It is one row, read by every write of the statement as a one-time filter, so
+ *   nothing is written before all the locks are held, and nothing at all when it is false.
+ * - `moved`, `journal`, `postings`: the balances, the journal and its postings (each posting's balance
+ *   after it computed from the locked balance), written only when `journal_ok` holds.
+ *
+ * When an account is missing (found < accounts) nothing is written: the caller goes the way of
+ * postJournal, which creates a merchant's accounts on first use.
+ */
+export function journalInStatement(input: JournalInput): JournalInStatement {
+  const lines = nonZero(input.lines);
+  assertBalanced(lines);
+  if (lines.length === 0) throw new Error(`Journal of ${input.kind} has no lines`);
+
+  const ownerOf = (line: PostingLine) => (line.owner === "merchant" ? input.companyId : 0);
+  const keyOf = (line: PostingLine) => `${ownerOf(line)}:${line.account}`;
+  const accounts = new Map<string, { owner: number; kind: string; delta: number; floor: number | null }>();
+  const postings = lines.map((line, ord) => {
+    const account = accounts.get(keyOf(line)) ?? { owner: ownerOf(line), kind: line.account, delta: 0, floor: null };
+    accounts.set(keyOf(line), account);
+    account.delta += line.amount; // the running sum of this account's lines up to this one
+    if (line.owner === "merchant" && line.mustStayNonNegative && line.amount < 0) account.floor = Math.max(account.floor ?? -Infinity, -account.delta);
+    return sql`(${account.owner}::bigint, ${account.kind}::text, ${ord}::int, ${line.entryType}::text, ${line.amount}::bigint, ${account.delta}::bigint)`;
+  });
+  const wanted = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text, ${a.delta}::bigint, ${a.floor}::bigint)`);
+  const pairs = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
+  const ok = sql`(select ok from journal_ok)`;
+  const journal = insertIf(
+    ledgerJournals,
+    {
+      companyId: input.companyId,
+      kind: input.kind,
+      description: input.description,
+      transactionId: input.transactionId ?? null,
+      cashOutId: input.cashOutId ?? null,
+      createdAt: input.now,
+    },
+    ok,
+  );
+  const ctes = sql`
+    locked as (
+      select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
+      where (coalesce(company_id, 0), kind) in (${sql.join(pairs, sql`, `)})
+      order by coalesce(company_id, 0), kind
+      for update
+    ), wanted(owner, kind, delta, floor) as (values ${sql.join(wanted, sql`, `)}),
+    journal_ok as (
+      select count(*) = ${accounts.size}::int and coalesce(bool_and(w.floor is null or l.balance >= w.floor), true) as ok, count(*)::int as found
+      from locked l join wanted w on w.owner = l.owner and w.kind = l.kind
+    ), moved as (
+      update ${ledgerAccounts} a set balance = a.balance + w.delta
+      from locked l join wanted w on w.owner = l.owner and w.kind = l.kind
+      where a.id = l.id and ${ok}
+      returning a.id
+    ), journal as (${journal} returning id),
+    postings as (
+      insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
+      select journal.id, l.id, p.entry_type, p.amount, l.balance + p.running, ${input.now.toISOString()}::timestamptz
+      from journal, locked l join (values ${sql.join(postings, sql`, `)}) as p(owner, kind, ord, entry_type, amount, running)
+        on p.owner = l.owner and p.kind = l.kind
+      order by l.owner, l.kind, p.ord
+      returning 1
+    )`;
+  return { ctes, ok, found: sql`(select found from journal_ok)`, moved: sql`(select count(*) from moved)::int`, accounts: accounts.size };
 }

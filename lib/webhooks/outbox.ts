@@ -44,13 +44,15 @@ export function transactionEventValues(t: TransactionRow, kind: WebhookEventKind
 }
 
 /** Cash-out notifications (`type: "cash_out"`), same outbox and same guarantees. */
-export async function enqueueCashOutEvent(
-  tx: Tx,
-  c: { id: number; companyId: number; postbackUrl: string | null; status: string },
-  data: Record<string, unknown>,
-  now: Date,
-): Promise<number> {
-  return insertEvent(tx, {
+export async function enqueueCashOutEvent(tx: Tx, c: CashOutEventSubject, data: Record<string, unknown>, now: Date): Promise<number> {
+  return insertEvent(tx, cashOutEventValues(c, data, now));
+}
+
+type CashOutEventSubject = { id: number; companyId: number; postbackUrl: string | null; status: string };
+
+/** The outbox row of a cash-out's event (also written by lib/executor/cash-out-in-one-statement.ts). */
+export function cashOutEventValues(c: CashOutEventSubject, data: Record<string, unknown>, now: Date): typeof webhookEvents.$inferInsert {
+  return {
     companyId: c.companyId,
     type: "cash_out",
     cashOutId: c.id,
@@ -61,5 +63,5 @@ export async function enqueueCashOutEvent(
     deliveryState: c.postbackUrl ? "pending" : "skipped",
     nextAttemptAt: c.postbackUrl ? now : null,
     createdAt: now,
-  });
+  };
 }

@@ -27,8 +27,14 @@ export async function payoutRouteFor(companyId: number, q: Queryable = getDb()):
 
 /** The PSP's side of a cash-out, in the transaction that creates it: its idEnvio, drawn once. */
 export async function recordPspPayout(tx: Tx, cashOut: CashOutRow, route: PayoutRoute, now: Date): Promise<void> {
-  if (!route.efi) return;
-  await tx.insert(pspPayouts).values({
+  const values = pspPayoutValues(cashOut, route, now);
+  if (values) await tx.insert(pspPayouts).values(values);
+}
+
+/** The `psp_payouts` row of a new cash-out sent through a PSP; null for the sandbox. */
+export function pspPayoutValues(cashOut: { id: number; companyId: number }, route: PayoutRoute, now: Date): typeof pspPayouts.$inferInsert | null {
+  if (!route.efi) return null;
+  return {
     cashOutId: cashOut.id,
     companyId: cashOut.companyId,
     provider: "efi",
@@ -38,5 +44,5 @@ export async function recordPspPayout(tx: Tx, cashOut: CashOutRow, route: Payout
     payerKey: route.efi.payerKey,
     createdAt: now,
     updatedAt: now,
-  });
+  };
 }

@@ -1,4 +1,4 @@
-import type { Tx } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { cashOuts } from "@/lib/db/schema";
 import { canonicalPixKeyType } from "@/lib/domain/cash-out";
@@ -7,7 +7,8 @@ import { formatBRL } from "@/lib/domain/money";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import { parseWith } from "@/lib/core/validation";
 import { executeCashOut } from "@/lib/executor/execute";
-import { payoutRouteFor, recordPspPayout } from "./payout-route";
+import { insertCashOutWithRequest, reserveCashOutId, type NewCashOut } from "@/lib/executor/cash-out-in-one-statement";
+import { payoutRouteFor, pspPayoutValues, recordPspPayout } from "./payout-route";
 import { CashOutRequest, type CashOutInput } from "@/lib/schemas/money";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import type { CashOutRow } from "./cash-out-view";
@@ -16,15 +17,16 @@ import { ServiceError, validation } from "../errors";
 
 /**
  * Requests a PIX transfer out of the available balance. The amount plus the account's cash-out fee
- * is debited in the same database transaction that records the request, by a guarded
- * `UPDATE ... WHERE balance + x >= 0` on the available account: concurrent requests serialise on
- * that row and the one that would overdraw finds no row to update (422 insufficient_balance), so
- * the balance can never go below zero however many arrive at once. The money waits in `reserved`
+ * is debited in the same statement that records the request, guarded on the available account
+ * locked: concurrent requests serialise on that row and the one that would overdraw writes nothing
+ * (422 insufficient_balance), so the balance can never go below zero however many arrive at once. The money waits in `reserved`
  * until the PSP finishes (see advance-cash-outs.ts); the `pending` webhook is in the same commit.
- * The money and the event are the executor's (the money table's `cash_out_requested` row).
+ * The money and the event are the executor's (the money table's `cash_out_requested` row), written
+ * by one statement (lib/executor/cash-out-in-one-statement.ts): its guard refuses an overdraft and
+ * writes nothing, the hot balance row is locked for that one statement.
  * The transfer goes through the sandbox, or through Efí for an account receiving PIX at its own PSP
  * with Efí's Pix Envio set up; such an account without it is refused (payout-route.ts).
- * `outer`: the caller's transaction (the idempotency layer's); the cash-out is a savepoint of it.
+ * `outer`: the caller's transaction (the idempotency layer's); the statement is part of it.
  */
 export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
   const req = parseWith(CashOutRequest, input, "cash-out request");
@@ -39,38 +41,44 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
   if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
   const route = await payoutRouteFor(ctx.account.id, outer);
+  const q = outer ?? getDb();
+  const id = await reserveCashOutId(q);
+  const values: NewCashOut = {
+    id,
+    companyId: ctx.account.id,
+    status: "pending",
+    amount: req.amount,
+    fee,
+    pixKey: key.key,
+    pixKeyType: key.type,
+    description: req.description ?? null,
+    externalRef: req.externalRef ?? null,
+    postbackUrl: req.postbackUrl ?? null,
+    processor: route.processor,
+    nextStepAt: ctx.now,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  const insufficient = () =>
+    new ServiceError(
+      "insufficient_balance",
+      fee > 0
+        ? `The available balance does not cover this cash-out of ${formatBRL(req.amount)} plus the ${formatBRL(fee)} fee.`
+        : `The available balance does not cover this cash-out of ${formatBRL(req.amount)}.`,
+    );
 
+  const outcome = await insertCashOutWithRequest(q, ctx, values, pspPayoutValues(values, route, ctx.now));
+  if (outcome.written) return outcome.cashOut;
+  if (outcome.reason === "insufficient_balance") throw insufficient();
+  // The account's ledger accounts do not exist yet (created on first use): the executor's transaction
+  // creates them and does the same writes.
   return inTransaction(outer, async (tx) => {
-    const [row] = await tx
-      .insert(cashOuts)
-      .values({
-        companyId: ctx.account.id,
-        status: "pending",
-        amount: req.amount,
-        fee,
-        pixKey: key.key,
-        pixKeyType: key.type,
-        description: req.description,
-        externalRef: req.externalRef,
-        postbackUrl: req.postbackUrl,
-        processor: route.processor,
-        nextStepAt: ctx.now,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning();
+    const [row] = await tx.insert(cashOuts).overridingSystemValue().values(values).returning();
     await recordPspPayout(tx, row, route, ctx.now);
     try {
       return await executeCashOut(tx, ctx, { cause: "cash_out_requested", cashOut: row, facts: {} });
     } catch (err) {
-      if (err instanceof ServiceError && err.code === "insufficient_balance") {
-        throw new ServiceError(
-          "insufficient_balance",
-          fee > 0
-            ? `The available balance does not cover this cash-out of ${formatBRL(req.amount)} plus the ${formatBRL(fee)} fee.`
-            : `The available balance does not cover this cash-out of ${formatBRL(req.amount)}.`,
-        );
-      }
+      if (err instanceof ServiceError && err.code === "insufficient_balance") throw insufficient();
       throw err;
     }
   });

@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
+import { insertIf } from "@/lib/db/insert-if";
+import { cashOutRule, cashOutTargetOf } from "@/lib/domain/transitions";
+import type { CashOutRow } from "@/lib/core/rows";
+import { journalInStatement } from "@/lib/ledger/post";
+import { cashOutEventValues } from "@/lib/webhooks/outbox";
+import { cashOutEventData } from "@/lib/webhooks/payloads";
+import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
+
+/**
+ * A cash-out request in one statement: the cash-out, its PSP row (a payout through Efí), its outbox
+ * event and its journal (the amount and fee moved from available to reserved) are written by a single
+ * statement of data-modifying CTEs, all of them conditioned on the journal's guard
+ * (lib/ledger/post.ts, journalInStatement): the merchant's accounts are locked in the one fixed order,
+ * and if the available balance does not cover the amount plus the fee, nothing is written. One
+ * statement is atomic on its own, so without a caller's transaction it needs no BEGIN/COMMIT, and the
+ * hot balance row stays locked for that one statement. A request then costs two round trips (reserve
+ * the id, then this) where the transaction of executeCashOut took six.
+ *
+ * This is the executor's `cash_out_requested` cause (lib/domain/transitions.ts) written as one
+ * statement: the table gives the move, the journal and the event, exactly as executeCashOut does.
+ */
+
+export type NewCashOut = Omit<CashOutRow, "end2endId" | "failReason" | "completedAt">;
+
+/** Takes the next cash-out id (the event's payload and Efí's idEnvio are built from it). */
+export async function reserveCashOutId(q: Queryable): Promise<number> {
+  const result = (await q.execute(sql`select nextval(pg_get_serial_sequence('cash_outs', 'id'))::text as id`)) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
+  return Number(rows[0].id);
+}
+
+export type CashOutRequestOutcome =
+  | { written: true; cashOut: CashOutRow }
+  /** Nothing written: the balance does not cover it. */
+  | { written: false; reason: "insufficient_balance" }
+  /** Nothing written: the merchant's ledger accounts do not exist yet (executeCashOut creates them). */
+  | { written: false; reason: "accounts_missing" };
+
+export async function insertCashOutWithRequest(
+  q: Queryable,
+  ctx: { now: Date },
+  values: NewCashOut,
+  pspPayout: typeof pspPayouts.$inferInsert | null,
+): Promise<CashOutRequestOutcome> {
+  const row: CashOutRow = { ...values, end2endId: null, failReason: null, completedAt: null };
+  const rule = cashOutRule("cash_out_requested");
+  if (cashOutTargetOf("cash_out_requested", null) !== row.status) throw new Error(`A cash-out is requested ${cashOutTargetOf("cash_out_requested", null)}, not ${row.status}`);
+  const draft = rule.journal({ before: row, after: row, facts: {} });
+  if (!draft || rule.event !== "status") throw new Error("cash_out_requested moves money and tells the merchant: the money table says otherwise");
+  const journal = journalInStatement({ ...draft, now: ctx.now });
+  const event = cashOutEventValues(row, cashOutEventData(row), ctx.now);
+
+  const cashOut = insertIf(cashOuts, row, journal.ok, { overridingSystemValue: true });
+  const outbox = insertIf(webhookEvents, event, journal.ok);
+  const psp = pspPayout ? sql`, psp as (${insertIf(pspPayouts, pspPayout, journal.ok)} returning 1)` : sql``;
+  // The NOTIFY is an expression of the result, so it runs only for an event written and to deliver.
+  const notify = event.deliveryState === "pending" ? sql`(select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) from outbox)` : sql`null`;
+  const result = (await q.execute(sql`
+    with ${journal.ctes},
+    cash_out as (${cashOut} returning id),
+    outbox as (${outbox} returning id)${psp}
+    select ${journal.ok} as ok, ${journal.found} as found, ${journal.moved} as moved,
+      (select count(*) from cash_out)::int as cash_outs, ${notify} as notified`)) as unknown;
+  const [outcome] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { ok: boolean; found: number; moved: number; cash_outs: number }[];
+  if (!outcome.ok) return { written: false, reason: Number(outcome.found) < journal.accounts ? "accounts_missing" : "insufficient_balance" };
+  if (Number(outcome.cash_outs) !== 1 || Number(outcome.moved) !== journal.accounts) {
+    throw new Error(`Cash-out ${row.id}: ${outcome.cash_outs} rows and ${outcome.moved} of ${journal.accounts} balances written`);
+  }
+  return { written: true, cashOut: row };
+}
