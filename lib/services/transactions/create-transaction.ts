@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb, type Queryable, type Tx } from "@/lib/db/client";
-import { insertTransactionWithCreation, reserveTransactionId } from "@/lib/executor/create-in-one-statement";
+import { insertTransactionWithCreation, LedgerAccountsMissing, reserveTransactionId } from "@/lib/executor/create-in-one-statement";
 import { inTransaction } from "@/lib/db/transaction";
 import { transactions } from "@/lib/db/schema";
 import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
@@ -62,8 +62,7 @@ export async function createTransaction(
     let row: TransactionRow;
     switch (input.paymentMethod) {
       case "credit_card":
-        row = await chargeCard(tx, ctx, input, processor, values);
-        break;
+        return chargeCard(tx, ctx, input, processor, values);
       case "pix":
         throw new Error("PIX charges are written by issuePixInOneStatement");
       case "boleto":
@@ -130,7 +129,7 @@ type BaseValues = ReturnType<typeof baseValues>;
  * records the total as `paidAmount`, which the payment journal credits to the merchant (the interest
  * is the merchant's; the fee stays computed on the amount).
  */
-async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
+async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues): Promise<TransactionRow> {
   const option = cardInstallmentOption(input, ctx.account);
   const card: CardData = await consumeCardToken(tx, ctx.account.id, input.card.hash ?? "", ctx.now);
   const decision = await processor.card.authorize({
@@ -151,26 +150,33 @@ async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor
     : settlementDays === 0
       ? { settleAt: null, settledAt: ctx.now }
       : { settleAt: new Date(ctx.now.getTime() + settlementDays * DAY_MS), settledAt: null };
-  const [row] = await tx
-    .insert(transactions)
-    .values({
-      ...values,
-      status,
-      acquirerRef: decision.authorizationCode,
-      refusedReason: decision.approved ? null : decision.reason,
-      paidAmount: decision.approved ? option.total : 0,
-      paidAt: decision.approved ? ctx.now : null,
-      ...settlement,
-      // What is kept of the card: never the PAN or the CVV.
-      cardBrand: card.brand,
-      cardHolderName: card.holderName,
-      cardFirstDigits: card.number.slice(0, 6),
-      cardLastDigits: card.number.slice(-4),
-      cardExpirationMonth: card.expirationMonth,
-      cardExpirationYear: card.expirationYear,
-    })
-    .returning();
-  return row;
+  const charged = {
+    ...values,
+    status,
+    acquirerRef: decision.authorizationCode,
+    refusedReason: decision.approved ? null : decision.reason,
+    paidAmount: decision.approved ? option.total : 0,
+    paidAt: decision.approved ? ctx.now : null,
+    ...settlement,
+    // What is kept of the card: never the PAN or the CVV.
+    cardBrand: card.brand,
+    cardHolderName: card.holderName,
+    cardFirstDigits: card.number.slice(0, 6),
+    cardLastDigits: card.number.slice(-4),
+    cardExpirationMonth: card.expirationMonth,
+    cardExpirationYear: card.expirationYear,
+  };
+  // The charge, its timeline entry, its event and (approved) its journal in one statement, in the
+  // transaction that spent the token.
+  const id = await reserveTransactionId(tx);
+  try {
+    return await insertTransactionWithCreation(tx, ctx, { ...charged, id });
+  } catch (err) {
+    if (!(err instanceof LedgerAccountsMissing)) throw err;
+    // Nothing was written: the executor's way creates the merchant's ledger accounts.
+    const [row] = await tx.insert(transactions).overridingSystemValue().values({ ...charged, id }).returning();
+    return executeTransaction(tx, ctx, { cause: "created", transaction: row, facts: {} });
+  }
 }
 
 /**
