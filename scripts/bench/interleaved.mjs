@@ -1,11 +1,11 @@
 // Ratios to the bare route handler that survive a machine whose load changes from minute to minute:
-// the scenarios run in short bursts, interleaved (bare, create PIX, list, cash-out, read, bare, ...),
+// the scenarios run in short bursts, interleaved (bare, create PIX, list, cash-out, card, read, bare, ...),
 // for several rounds, and each ratio is taken against the bare bursts of the same rounds.
 // `BENCH_DBS=postgres NEXT_DIST_DIR=.next-bench node scripts/bench/interleaved.mjs` after a bench build
 // (the build must have BENCH_BASELINE's route). Prints a Markdown table.
 import os from "node:os";
 import { api, cannon, createDatabase, sleep, startApp } from "./lib.mjs";
-import { AUTH, pixBody } from "./fixtures.mjs";
+import { AUTH, DEMO, card, customer, pixBody } from "./fixtures.mjs";
 
 const kind = (process.env.BENCH_DBS ?? "postgres").split(",")[0];
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -29,6 +29,21 @@ try {
     "create PIX": { url: `${app.url}/api/v1/transactions`, method: "POST", headers: { ...json, authorization: AUTH }, body: JSON.stringify(pix()) },
     "list (20)": { url: `${app.url}/api/v1/transactions?limit=20`, method: "GET", headers: { authorization: AUTH } },
     "cash-out": { url: `${app.url}/api/v1/cashOut/request`, method: "POST", headers: { ...json, authorization: AUTH }, body: JSON.stringify({ amount: 1, pixKey: "bench@example.com" }) },
+    "card (tokenize + create)": {
+      url: app.url,
+      requests: [
+        { method: "POST", path: `/api/v1/card-token?publicKey=${DEMO.publicKey}`, headers: json, body: JSON.stringify(card), onResponse: (status, body, context) => (context.token = body) },
+        {
+          method: "POST",
+          path: "/api/v1/transactions",
+          headers: { ...json, authorization: AUTH },
+          setupRequest: (req, context) => ({
+            ...req,
+            body: JSON.stringify({ paymentMethod: "credit_card", amount: 1000, customer, items: [{ title: "Bench", unitPrice: 1000, quantity: 1, tangible: false }], ip: "203.0.113.1", card: { hash: context.token } }),
+          }),
+        },
+      ],
+    },
     read: {
       url: app.url,
       requests: [{ method: "GET", headers: { authorization: AUTH }, setupRequest: (req) => ({ ...req, path: `/api/v1/transactions/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
