@@ -53,17 +53,7 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<number> 
   }
 
   const moves = [...running].map(([key, after]) => sql`(${byKey.get(key)!.id}::bigint, ${after - byKey.get(key)!.balance}::bigint)`);
-  const journal = tx
-    .insert(ledgerJournals)
-    .values({
-      companyId: input.companyId,
-      kind: input.kind,
-      description: input.description,
-      transactionId: input.transactionId ?? null,
-      cashOutId: input.cashOutId ?? null,
-      createdAt: input.now,
-    })
-    .returning({ id: ledgerJournals.id });
+  const journal = tx.insert(ledgerJournals).values(journalRow(input)).returning({ id: ledgerJournals.id });
   // Postings are written grouped by account, in the lock order (a statement lists them in that order).
   const order = (id: number) => [...byKey.values()].findIndex((a) => a.id === id);
   postings.sort((a, b) => order(a.accountId) - order(b.accountId));
@@ -82,6 +72,18 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<number> 
   const written = rowsOf<{ id: string; moved: number }>(result);
   if (Number(written[0].moved) !== moves.length) throw new Error(`Journal of ${input.kind}: ${written[0].moved} of ${moves.length} balances moved`);
   return Number(written[0].id);
+}
+
+/** The `ledger_journals` row of a journal. */
+function journalRow(input: JournalInput): typeof ledgerJournals.$inferInsert {
+  return {
+    companyId: input.companyId,
+    kind: input.kind,
+    description: input.description,
+    transactionId: input.transactionId ?? null,
+    cashOutId: input.cashOutId ?? null,
+    createdAt: input.now,
+  };
 }
 
 /** Locks the accounts (owner 0: the platform) in the one fixed order; creates a merchant's on first use. */
@@ -158,18 +160,7 @@ export function journalInStatement(input: JournalInput): JournalInStatement {
   const wanted = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text, ${a.delta}::bigint, ${a.floor}::bigint)`);
   const pairs = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
   const ok = sql`(select ok from journal_ok)`;
-  const journal = insertIf(
-    ledgerJournals,
-    {
-      companyId: input.companyId,
-      kind: input.kind,
-      description: input.description,
-      transactionId: input.transactionId ?? null,
-      cashOutId: input.cashOutId ?? null,
-      createdAt: input.now,
-    },
-    ok,
-  );
+  const journal = insertIf(ledgerJournals, journalRow(input), ok);
   const ctes = sql`
     locked as (
       select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
