@@ -1,3 +1,4 @@
+import { rowsOf } from "./rows";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
 
@@ -29,7 +30,7 @@ export async function maintainEmbeddedDatabase(db: Db): Promise<MaintenanceStep[
     from pg_stat_user_tables s join pg_class c on c.oid = s.relid
     where s.schemaname = 'public'
     order by s.relname`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { table: string; vacuum: boolean; analyze: boolean }[];
+  const rows = rowsOf<{ table: string; vacuum: boolean; analyze: boolean }>(result);
   const steps: MaintenanceStep[] = [];
   for (const r of rows) {
     // The name comes from the catalog, quoted by quote_ident; VACUUM takes no bind parameter.

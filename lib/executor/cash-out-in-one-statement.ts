@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
 import { insertIf } from "@/lib/db/insert-if";
+import { reserveId, rowsOf } from "@/lib/db/rows";
 import { cashOutRule, cashOutTargetOf } from "@/lib/domain/transitions";
 import type { CashOutRow } from "@/lib/core/rows";
 import { journalInStatement } from "@/lib/ledger/post";
@@ -26,11 +27,7 @@ import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
 export type NewCashOut = Omit<CashOutRow, "end2endId" | "failReason" | "completedAt">;
 
 /** Takes the next cash-out id (the event's payload and Efí's idEnvio are built from it). */
-export async function reserveCashOutId(q: Queryable): Promise<number> {
-  const result = (await q.execute(sql`select nextval(pg_get_serial_sequence('cash_outs', 'id'))::text as id`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
-  return Number(rows[0].id);
-}
+export const reserveCashOutId = (q: Queryable): Promise<number> => reserveId(q, "cash_outs");
 
 export type CashOutRequestOutcome =
   | { written: true; cashOut: CashOutRow }
@@ -58,13 +55,13 @@ export async function insertCashOutWithRequest(
   const psp = pspPayout ? sql`, psp as (${insertIf(pspPayouts, pspPayout, journal.ok)} returning 1)` : sql``;
   // The NOTIFY is an expression of the result, so it runs only for an event written and to deliver.
   const notify = event.deliveryState === "pending" ? sql`(select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) from outbox)` : sql`null`;
-  const result = (await q.execute(sql`
+  const result = await q.execute(sql`
     with ${journal.ctes},
     cash_out as (${cashOut} returning id),
     outbox as (${outbox} returning id)${psp}
     select ${journal.ok} as ok, ${journal.found} as found, ${journal.moved} as moved,
-      (select count(*) from cash_out)::int as cash_outs, ${notify} as notified`)) as unknown;
-  const [outcome] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { ok: boolean; found: number; moved: number; cash_outs: number }[];
+      (select count(*) from cash_out)::int as cash_outs, ${notify} as notified`);
+  const [outcome] = rowsOf<{ ok: boolean; found: number; moved: number; cash_outs: number }>(result);
   if (!outcome.ok) return { written: false, reason: Number(outcome.found) < journal.accounts ? "accounts_missing" : "insufficient_balance" };
   if (Number(outcome.cash_outs) !== 1 || Number(outcome.moved) !== journal.accounts) {
     throw new Error(`Cash-out ${row.id}: ${outcome.cash_outs} rows and ${outcome.moved} of ${journal.accounts} balances written`);

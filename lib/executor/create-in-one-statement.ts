@@ -1,5 +1,6 @@
 import { getTableColumns, sql } from "drizzle-orm";
 import { insertIf } from "@/lib/db/insert-if";
+import { reserveId, rowsOf } from "@/lib/db/rows";
 import { journalInStatement } from "@/lib/ledger/post";
 import type { Queryable } from "@/lib/db/client";
 import { transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
@@ -25,16 +26,8 @@ import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
 
 type NewTransaction = typeof transactions.$inferInsert & { id: number; status: TransactionStatus };
 
-/**
- * Takes the next transaction id (the PIX txid and the boleto's number are built from it). One
- * `nextval` per creation, not a block cached in the process: ids stay gapless across a clean restart,
- * which is how tests/integration/shutdown-process.test.ts tells a clean stop from a crash recovery.
- */
-export async function reserveTransactionId(q: Queryable): Promise<number> {
-  const result = (await q.execute(sql`select nextval(pg_get_serial_sequence('transactions', 'id'))::text as id`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
-  return Number(rows[0].id);
-}
+/** Takes the next transaction id (the PIX txid and the boleto's number are built from it). */
+export const reserveTransactionId = (q: Queryable): Promise<number> => reserveId(q, "transactions");
 
 /**
  * The row as the database will store it: the values given, each other column's default. The outbox
@@ -89,14 +82,14 @@ export async function insertTransactionWithCreation(
   // A data-modifying CTE runs whether or not the main query reads it; the NOTIFY is an expression of
   // the result, so it runs only when there is an event written and to deliver.
   const notify = event.deliveryState === "pending" ? sql`(select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) from outbox)` : sql`null`;
-  const result = (await q.execute(sql`
+  const result = await q.execute(sql`
     with ${journal ? sql`${journal.ctes},` : sql``}
     created as (${created} returning id),
     timeline as (${timeline} returning id),
     outbox as (${outbox} returning id)
     select ${ok} as ok, ${journal ? journal.found : sql`null`}::int as found, ${journal ? journal.moved : sql`null`}::int as moved,
-      (select count(*) from created)::int as created, ${notify} as notified`)) as unknown;
-  const [outcome] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { ok: boolean; found: number | null; moved: number | null; created: number }[];
+      (select count(*) from created)::int as created, ${notify} as notified`);
+  const [outcome] = rowsOf<{ ok: boolean; found: number | null; moved: number | null; created: number }>(result);
   if (!outcome.ok) throw new LedgerAccountsMissing(values.companyId); // a creation's journal has no guarded debit
   if (Number(outcome.created) !== 1 || (journal && Number(outcome.moved) !== journal.accounts)) {
     throw new Error(`Transaction ${values.id}: ${outcome.created} rows and ${outcome.moved} balances written`);

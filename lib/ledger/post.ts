@@ -4,14 +4,13 @@ import { ledgerAccounts, ledgerJournals, ledgerPostings } from "@/lib/db/schema"
 import { ServiceError } from "@/lib/core/errors";
 import { assertBalanced, nonZero, type JournalDraft, type PostingLine } from "@/lib/domain/ledger";
 import { insertIf } from "@/lib/db/insert-if";
+import { rowsOf } from "@/lib/db/rows";
 import { ensureLedgerAccounts } from "./accounts";
 
 /** A journal of lib/domain/journals.ts, stamped with the time of the move. */
 export type JournalInput = JournalDraft & { now: Date };
 
 type Locked = { id: number; owner: number; kind: string; balance: number };
-
-const rowsOf = <T>(r: unknown): T[] => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as T[];
 
 /**
  * Writes one journal inside the caller's transaction, in two statements:

@@ -19,8 +19,9 @@ import { ServiceError, validation } from "../errors";
  * Requests a PIX transfer out of the available balance. The amount plus the account's cash-out fee
  * is debited in the same statement that records the request, guarded on the available account
  * locked: concurrent requests serialise on that row and the one that would overdraw writes nothing
- * (422 insufficient_balance), so the balance can never go below zero however many arrive at once. The money waits in `reserved`
- * until the PSP finishes (see advance-cash-outs.ts); the `pending` webhook is in the same commit.
+ * (422 insufficient_balance), so the balance can never go below zero however many arrive at once.
+ * The money waits in `reserved` until the PSP finishes (see advance-cash-outs.ts); the `pending`
+ * webhook is in the same statement.
  * The money and the event are the executor's (the money table's `cash_out_requested` row), written
  * by one statement (lib/executor/cash-out-in-one-statement.ts): its guard refuses an overdraft and
  * writes nothing, the hot balance row is locked for that one statement.
