@@ -11,7 +11,7 @@ import { createTestAccount } from "../helpers/accounts";
 import { pixCharge } from "../helpers/webhook-receiver";
 import { getDb } from "@/lib/db/client";
 import { cashOuts, checkouts, transactions } from "@/lib/db/schema";
-import { maintainEmbeddedDatabase } from "@/lib/db/embedded-maintenance";
+import { maintainDatabase } from "@/lib/db/maintenance";
 import { CASH_OUTS_NEWEST_FIRST } from "@/lib/services/cash-outs/list-cash-outs";
 import { CHECKOUTS_NEWEST_FIRST } from "@/lib/services/checkouts/list-checkouts";
 import { TRANSACTIONS_NEWEST_FIRST } from "@/lib/services/transactions/list-transactions";
@@ -107,14 +107,14 @@ describe("the embedded database's maintenance pass (autovacuum's thresholds)", (
     await db.execute(sql`update maintenance_probe set v = 1 where id <= 600`);
     // PostgreSQL publishes a backend's table counts within about a second.
     await expect
-      .poll(async () => (await maintainEmbeddedDatabase(db)).find((s) => s.table === "maintenance_probe"), { timeout: 15_000, interval: 500 })
+      .poll(async () => (await maintainDatabase(db)).find((s) => s.table === "maintenance_probe"), { timeout: 15_000, interval: 500 })
       .toEqual({ table: "maintenance_probe", action: "vacuum" });
     const result = (await db.execute(
       sql`select n_dead_tup::int as dead, last_vacuum is not null as vacuumed, last_analyze is not null as analyzed from pg_stat_user_tables where relname = 'maintenance_probe'`,
     )) as unknown;
     const [stats] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { dead: number; vacuumed: boolean; analyzed: boolean }[];
     expect(stats).toMatchObject({ dead: 0, vacuumed: true, analyzed: true });
-    const again = await maintainEmbeddedDatabase(db);
+    const again = await maintainDatabase(db);
     expect(again.find((s) => s.table === "maintenance_probe")).toBeUndefined();
     await db.execute(sql`drop table maintenance_probe`);
   }, 30_000);

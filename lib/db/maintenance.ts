@@ -3,8 +3,9 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./client";
 
 /**
- * Autovacuum for the embedded database. PGlite runs PostgreSQL as one process without its background
- * workers, so autovacuum never runs there: statistics are never gathered (the planner then takes a
+ * Autovacuum's work where autovacuum does not run. PGlite runs PostgreSQL as one process without its
+ * background workers, so autovacuum never runs there, and a PostgreSQL server may have it turned off
+ * (`autovacuum = off`, as some test servers do). Without it statistics are never gathered (the planner then takes a
  * table of thousands of rows for an empty one and reads a list page by sorting all of an account's
  * rows instead of reading 20 from an index), dead rows are never reclaimed, and nothing freezes old
  * transaction ids before wraparound. This pass does what autovacuum would, with PostgreSQL's default
@@ -16,13 +17,14 @@ import type { Db } from "./client";
  *   last analysis.
  * On the embedded database every statement runs on the app's one thread, so requests wait while a
  * table is vacuumed: milliseconds for tables of this size, and VACUUM skips the pages it already
- * found all-visible. PostgreSQL servers have their own autovacuum; the job runs only on PGlite.
+ * found all-visible. A PostgreSQL server with autovacuum on does all this itself: the job then does
+ * nothing (`autovacuumRuns`).
  */
 export type MaintenanceStep = { table: string; action: "vacuum" | "analyze" };
 
 export const FREEZE_AGE = 150_000_000;
 
-export async function maintainEmbeddedDatabase(db: Db): Promise<MaintenanceStep[]> {
+export async function maintainDatabase(db: Db): Promise<MaintenanceStep[]> {
   const result = (await db.execute(sql`
     select quote_ident(s.relname) as "table",
       (s.n_dead_tup > 50 + 0.2 * s.n_live_tup or age(c.relfrozenxid) > ${FREEZE_AGE}) as vacuum,
@@ -43,4 +45,10 @@ export async function maintainEmbeddedDatabase(db: Db): Promise<MaintenanceStep[
     }
   }
   return steps;
+}
+
+/** Whether the server's autovacuum runs (PostgreSQL's `autovacuum` setting; PGlite has none). */
+export async function autovacuumRuns(db: Db): Promise<boolean> {
+  const result = (await db.execute(sql`select current_setting('autovacuum') = 'on' as on`)) as unknown;
+  return rowsOf<{ on: boolean }>(result)[0].on;
 }
