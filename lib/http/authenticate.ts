@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import { preparedOn } from "@/lib/db/prepared";
-import { apiKeys, companies } from "@/lib/db/schema";
+import { accountPspConfigs, apiKeys, companies } from "@/lib/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { SECRET_KEY_RE } from "@/lib/services/accounts/accounts";
 import type { Account } from "@/lib/services/context";
@@ -16,7 +16,10 @@ import { keyLimits, storedKey } from "./rate-limit";
  *   before anything counts, and a refused address gets a 429 whatever key it sends;
  * - the account of the key (an equality lookup on the key's SHA-256; revocation applies at once);
  * - the key's rate-limit windows (burst and sustained), counted by a data-modifying CTE only when the
- *   key exists and the address is not refused, with the same fixed-window rule as rate-limit.ts.
+ *   key exists and the address is not refused, with the same fixed-window rule as rate-limit.ts;
+ * - which processor the account's PSP settings name, if any: a charge or a cash-out of an account
+ *   without its own PSP then reads no settings (the services read the whole settings only when the
+ *   account has them).
  * It replaces three statements (address check, lookup, count) that each authenticated request ran
  * before (tests/bench/PROFILE.md). Prepared once per database handle.
  */
@@ -26,6 +29,8 @@ export type Authentication = {
   addressBlockedSeconds: number | null;
   /** Seconds until the key may call again (over its rate limit); null when allowed or not counted. */
   rateLimitedSeconds: number | null;
+  /** The processor named by the account's PSP settings; null when it has none. */
+  pspProcessor: string | null;
 };
 
 type Counter = { key: string; hits: number; expires_ms: number };
@@ -52,10 +57,12 @@ function prepare(db: Db) {
         where g.key = ${ph("guardKey")} and g.expires_at > now() and g.hits >= ${ph("guardPoints")}::int)`,
       counters: sql<Counter[] | string | null>`(select json_agg(json_build_object('key', key, 'hits', hits, 'expires_ms', expires_ms)) from ${counted})`,
       nowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
+      pspProcessor: accountPspConfigs.processor,
     })
     .from(sql`(select 1) as one`)
     .leftJoin(apiKeys, and(eq(apiKeys.secretHash, ph("secretHash")), isNull(apiKeys.revokedAt)))
     .leftJoin(companies, eq(companies.id, apiKeys.companyId))
+    .leftJoin(accountPspConfigs, eq(accountPspConfigs.companyId, companies.id))
     .limit(1)
     .prepare("authenticate_secret_key");
 }
@@ -90,5 +97,5 @@ export async function authenticateSecretKey(req: Request, secretKey: string): Pr
     const c = counters.find((x) => x.key === key);
     if (c && Number(c.hits) > limit.points) rateLimitedSeconds = Math.max(rateLimitedSeconds ?? 0, secondsUntil(Number(c.expires_ms), nowMs));
   }
-  return { account: addressBlockedSeconds === null ? row.company : null, addressBlockedSeconds, rateLimitedSeconds };
+  return { account: addressBlockedSeconds === null ? row.company : null, addressBlockedSeconds, rateLimitedSeconds, pspProcessor: row.pspProcessor ?? null };
 }

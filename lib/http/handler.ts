@@ -139,6 +139,7 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         body: value,
         url: new URL(req.url),
         dialect: dialectOf(req.url),
+        pspProcessor: auth.pspProcessor,
       };
       const call = async (tx?: Tx) => {
         try {

@@ -12,6 +12,12 @@ export type ServiceContext = {
   now: Date;
   /** The API dialect of the request (lib/http/dialect.ts); absent: "api". */
   dialect?: Dialect;
+  /**
+   * The processor the account's PSP settings name (null: no settings), as the statement that
+   * authenticated the request read them (lib/http/authenticate.ts). Absent where nothing read them
+   * (dashboard, jobs): the services then read the settings themselves.
+   */
+  pspProcessor?: string | null;
 };
 
 export function systemContext(account: Account, now = new Date()): ServiceContext {

@@ -3,6 +3,10 @@ import { basic, call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { rotateSecretKey } from "@/lib/services/accounts/accounts";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { accountPspConfigs } from "@/lib/db/schema";
+import { authenticateSecretKey } from "@/lib/http/authenticate";
 
 let a: CreatedAccount;
 let b: CreatedAccount;
@@ -61,6 +65,22 @@ describe("401s", () => {
     const { secretKey } = await rotateSecretKey(c.companyId);
     expectErrorBody(await call("GET", "/api/v1/company", { auth: c.secretKey }), 401, "unauthorized");
     expect((await call("GET", "/api/v1/company", { auth: secretKey })).status).toBe(200);
+  });
+});
+
+describe("the authenticating statement", () => {
+  // Charges and cash-outs of an account without its own PSP read no settings: they trust what this
+  // statement read (lib/services/cash-outs/payout-route.ts, lib/processors/api-pix/processor.ts).
+  it("names the processor of the account's PSP settings, and a change is seen by the next request", async () => {
+    const c = await createTestAccount("Loja PSP hint");
+    const auth = () => authenticateSecretKey(new Request("http://localhost/api/v1/company"), c.secretKey);
+    expect(await auth()).toMatchObject({ account: { id: c.companyId }, pspProcessor: null });
+    await getDb().insert(accountPspConfigs).values({ companyId: c.companyId, processor: "api-pix", webhookToken: `hint-${c.companyId}-token-0123456789abcdef` });
+    expect(await auth()).toMatchObject({ account: { id: c.companyId }, pspProcessor: "api-pix" });
+    await getDb().update(accountPspConfigs).set({ processor: "sandbox" }).where(eq(accountPspConfigs.companyId, c.companyId));
+    expect((await auth()).pspProcessor).toBe("sandbox");
+    // Another account's settings are not this one's.
+    expect((await authenticateSecretKey(new Request("http://localhost/api/v1/company"), a.secretKey)).pspProcessor).toBeNull();
   });
 });
 

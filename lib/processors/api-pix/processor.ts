@@ -84,9 +84,12 @@ export type PixProcessorChoice = { name: string; pix: PixProvider };
 
 /**
  * The PIX provider of an account's new charges: its API Pix PSP when configured as the processor,
- * else `fallback` (the account's processor, the sandbox today).
+ * else `fallback` (the account's processor, the sandbox today). `known`: the processor the account's
+ * settings name as already read with the request's authentication (null: no settings); when it is not
+ * API Pix, the settings are not read again.
  */
-export async function pixProcessorFor(account: Pick<Account, "id">, fallback: PixProcessorChoice, q?: Tx): Promise<PixProcessorChoice> {
+export async function pixProcessorFor(account: Pick<Account, "id">, fallback: PixProcessorChoice, q?: Tx, known?: string | null): Promise<PixProcessorChoice> {
+  if (known !== undefined && known !== API_PIX_PROCESSOR) return fallback;
   const config = await pspConfigOf(account.id, q);
   if (!config || config.processor !== API_PIX_PROCESSOR) return fallback;
   return { name: API_PIX_PROCESSOR, pix: apiPixPixProvider(config) };

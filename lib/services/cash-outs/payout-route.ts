@@ -14,8 +14,11 @@ export type PayoutRoute = { processor: string; efi: { payerKey: string } | null 
  * account receiving through its own PSP (API Pix) has its money at that PSP, not with Arara: its
  * cash-outs go through Efí's Pix Envio when it is set up (paid from the merchant's Efí account), and
  * are refused otherwise (422 `unprocessable`), since Arara has nothing of its own to send.
+ * `known`: the processor the account's settings name as already read with the request's
+ * authentication (null: no settings); when it is not API Pix, the settings are not read again.
  */
-export async function payoutRouteFor(companyId: number, q: Queryable = getDb()): Promise<PayoutRoute> {
+export async function payoutRouteFor(companyId: number, q: Queryable = getDb(), known?: string | null): Promise<PayoutRoute> {
+  if (known !== undefined && known !== API_PIX_PROCESSOR) return { processor: sandboxPixPayouts.name, efi: null };
   const config = await pspConfigOf(companyId, q);
   if (!config || config.processor !== API_PIX_PROCESSOR) return { processor: sandboxPixPayouts.name, efi: null };
   if (config.payoutProvider === "efi" && config.payoutPayerKey) return { processor: EFI_PAYOUT_PROVIDER, efi: { payerKey: config.payoutPayerKey } };

@@ -41,7 +41,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
   }
   if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
-  const route = await payoutRouteFor(ctx.account.id, outer);
+  const route = await payoutRouteFor(ctx.account.id, outer, ctx.pspProcessor);
   const q = outer ?? getDb();
   const id = await reserveCashOutId(q);
   const values: NewCashOut = {

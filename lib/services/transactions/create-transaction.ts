@@ -207,7 +207,7 @@ async function attach(tx: Tx, id: number, patch: Partial<NewTransaction>): Promi
  */
 async function issuePixInOneStatement(outer: Tx | undefined, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
   const account = ctx.account;
-  const pix = await pixProcessorFor(account, processor, outer);
+  const pix = await pixProcessorFor(account, processor, outer, ctx.pspProcessor);
   const run = async (q: Queryable) => {
     const id = await reserveTransactionId(q);
     const charge = await pix.pix.createCharge({
