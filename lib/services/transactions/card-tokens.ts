@@ -6,6 +6,7 @@
  * back, the token is still usable; two charges racing with one token serialise on the primary key.
  */
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { decrypt, derivedKey, encrypt } from "@/lib/crypto";
 import type { Tx } from "@/lib/db/client";
@@ -71,8 +72,10 @@ function open(token: string): z.infer<typeof Sealed> | null {
 /**
  * Opens a card token for a charge of `companyId` and marks it used, in the charge's transaction.
  * Every failure is a 422 `unprocessable` saying what to do: tokenize the card again.
+ * The same statement that marks it used takes the id of the charge's transaction (`nextval`, only
+ * when the token was not used before): one round trip fewer in the transaction that holds the token.
  */
-export async function consumeCardToken(tx: Tx, companyId: number, token: string, now: Date): Promise<CardData> {
+export async function consumeCardToken(tx: Tx, companyId: number, token: string, now: Date): Promise<{ card: CardData; transactionId: number }> {
   const sealed = open(token);
   if (!sealed) {
     throw refuse("The card token is not valid: send the token returned by /api/v1/card-token, unchanged.");
@@ -87,9 +90,9 @@ export async function consumeCardToken(tx: Tx, companyId: number, token: string,
     .insert(cardTokenUses)
     .values({ tokenId: sealed.id, companyId, expiresAt: new Date(sealed.exp), usedAt: now })
     .onConflictDoNothing()
-    .returning({ tokenId: cardTokenUses.tokenId });
+    .returning({ tokenId: cardTokenUses.tokenId, transactionId: sql<string>`nextval(pg_get_serial_sequence('transactions', 'id'))::text` });
   if (!inserted.length) {
     throw refuse("The card token was already used: a token pays for one charge only; tokenize the card again.");
   }
-  return sealed.card;
+  return { card: sealed.card, transactionId: Number(inserted[0].transactionId) };
 }

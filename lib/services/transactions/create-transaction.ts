@@ -10,7 +10,7 @@ import type { TransactionStatus } from "@/lib/domain/status";
 import { getEnv } from "@/lib/env";
 import { pixProcessorFor } from "@/lib/processors/api-pix/processor";
 import { processorFor } from "@/lib/processors/registry";
-import type { CardData, Processor } from "@/lib/processors/types";
+import type { Processor } from "@/lib/processors/types";
 import type { CreateTransactionRequest as Request } from "@/lib/schemas/transactions";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import { executeTransaction } from "@/lib/executor/execute";
@@ -131,7 +131,9 @@ type BaseValues = ReturnType<typeof baseValues>;
  */
 async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues): Promise<TransactionRow> {
   const option = cardInstallmentOption(input, ctx.account);
-  const card: CardData = await consumeCardToken(tx, ctx.account.id, input.card.hash ?? "", ctx.now);
+  // The token is marked used before the acquirer is asked (two charges with one token would both be
+  // authorized otherwise); the same statement reserves the charge's id.
+  const { card, transactionId: id } = await consumeCardToken(tx, ctx.account.id, input.card.hash ?? "", ctx.now);
   const decision = await processor.card.authorize({
     card,
     amount: option.total,
@@ -168,7 +170,6 @@ async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor
   };
   // The charge, its timeline entry, its event and (approved) its journal in one statement, in the
   // transaction that spent the token.
-  const id = await reserveTransactionId(tx);
   try {
     return await insertTransactionWithCreation(tx, ctx, { ...charged, id });
   } catch (err) {
