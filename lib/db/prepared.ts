@@ -1,4 +1,5 @@
-import type { Db } from "./client";
+import type { SQL } from "drizzle-orm";
+import type { Db, Queryable } from "./client";
 
 /**
  * A prepared statement per database handle and name: drizzle builds the SQL and the row mapping
@@ -13,4 +14,20 @@ export function preparedOn<T>(db: Db, name: string, build: (db: Db) => T): T {
   let statement = byName.get(name) as T | undefined;
   if (statement === undefined) byName.set(name, (statement = build(db)));
   return statement;
+}
+
+type Session = { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+type Dialect = { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
+
+/**
+ * Runs a raw statement (one drizzle built) as a prepared statement of the server. drizzle sends a raw
+ * `execute` unnamed, so PostgreSQL parses and plans it on every call; named, postgres.js keeps it per
+ * connection and query text, and the server parses it once per connection. For the hot statements
+ * whose text is the same from call to call (every value a bind parameter, as drizzle's `sql` makes
+ * them): a statement whose text changed with every call would only fill postgres.js's cache. Works in a
+ * transaction as outside one; PGlite runs it as `execute` does.
+ */
+export function executePrepared(q: Queryable, query: SQL): Promise<unknown> {
+  const { session, dialect } = q as unknown as { session: Session; dialect: Dialect };
+  return session.prepareQuery(dialect.sqlToQuery(query), undefined, "server-prepared", false).execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "./client";
+import { executePrepared } from "./prepared";
 
 /** The rows of a raw `execute`: postgres.js returns them as an array, PGlite as `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
@@ -13,6 +14,6 @@ export function rowsOf<T>(result: unknown): T[] {
  * tests/integration/shutdown-process.test.ts tells a clean stop from a crash recovery.
  */
 export async function reserveId(q: Queryable, table: "transactions" | "cash_outs"): Promise<number> {
-  const result = await q.execute(sql`select nextval(pg_get_serial_sequence(${table}, 'id'))::text as id`);
+  const result = await executePrepared(q, sql`select nextval(pg_get_serial_sequence(${table}, 'id'))::text as id`);
   return Number(rowsOf<{ id: string }>(result)[0].id);
 }

@@ -9,6 +9,7 @@ import { journalInStatement } from "@/lib/ledger/post";
 import { cashOutEventValues } from "@/lib/webhooks/outbox";
 import { cashOutEventData } from "@/lib/webhooks/payloads";
 import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
+import { executePrepared } from "@/lib/db/prepared";
 
 /**
  * A cash-out request in one statement: the cash-out, its PSP row (a payout through Efí), its outbox
@@ -55,7 +56,7 @@ export async function insertCashOutWithRequest(
   const psp = pspPayout ? sql`, psp as (${insertIf(pspPayouts, pspPayout, journal.ok)} returning 1)` : sql``;
   // The NOTIFY is an expression of the result, so it runs only for an event written and to deliver.
   const notify = event.deliveryState === "pending" ? sql`(select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) from outbox)` : sql`null`;
-  const result = await q.execute(sql`
+  const result = await executePrepared(q, sql`
     with ${journal.ctes},
     cash_out as (${cashOut} returning id),
     outbox as (${outbox} returning id)${psp}

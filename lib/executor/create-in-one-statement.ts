@@ -9,6 +9,7 @@ import { targetOf, transactionRule } from "@/lib/domain/transitions";
 import type { TransactionRow } from "@/lib/core/rows";
 import { transactionEventValues } from "@/lib/webhooks/outbox";
 import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
+import { executePrepared } from "@/lib/db/prepared";
 
 /**
  * A creation in one statement: the transaction, its first timeline entry, its first outbox event and,
@@ -82,7 +83,7 @@ export async function insertTransactionWithCreation(
   // A data-modifying CTE runs whether or not the main query reads it; the NOTIFY is an expression of
   // the result, so it runs only when there is an event written and to deliver.
   const notify = event.deliveryState === "pending" ? sql`(select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) from outbox)` : sql`null`;
-  const result = await q.execute(sql`
+  const result = await executePrepared(q, sql`
     with ${journal ? sql`${journal.ctes},` : sql``}
     created as (${created} returning id),
     timeline as (${timeline} returning id),

@@ -6,6 +6,7 @@ import { assertBalanced, nonZero, type JournalDraft, type PostingLine } from "@/
 import { insertIf } from "@/lib/db/insert-if";
 import { rowsOf } from "@/lib/db/rows";
 import { ensureLedgerAccounts } from "./accounts";
+import { executePrepared } from "@/lib/db/prepared";
 
 /** A journal of lib/domain/journals.ts, stamped with the time of the move. */
 export type JournalInput = JournalDraft & { now: Date };
@@ -57,7 +58,7 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<number> 
   const order = (id: number) => [...byKey.values()].findIndex((a) => a.id === id);
   postings.sort((a, b) => order(a.accountId) - order(b.accountId));
   const rows = postings.map((p) => sql`(${p.accountId}::bigint, ${p.entryType}::text, ${p.amount}::bigint, ${p.balanceAfter}::bigint)`);
-  const result = await tx.execute(sql`
+  const result = await executePrepared(tx, sql`
     with moved as (
       update ${ledgerAccounts} a set balance = a.balance + m.delta
       from (values ${sql.join(moves, sql`, `)}) as m(id, delta)
@@ -89,7 +90,7 @@ function journalRow(input: JournalInput): typeof ledgerJournals.$inferInsert {
 async function lockAccounts(tx: Tx, accounts: { owner: number; kind: string }[], companyId: number): Promise<Map<string, Locked>> {
   const lock = async () => {
     const pairs = accounts.map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
-    const result = await tx.execute(sql`
+    const result = await executePrepared(tx, sql`
       select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
       where (coalesce(company_id, 0), kind) in (${sql.join(pairs, sql`, `)})
       order by coalesce(company_id, 0), kind
