@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { executePrepared } from "@/lib/db/prepared";
 
 /**
  * Rate limits kept in the database (table rate_limit_counters), so that every process behind a
@@ -49,7 +50,8 @@ export async function consume(hits: Hit[], nowMs = Date.now()): Promise<number |
     const w = windowOf(limit, nowMs);
     return sql`(${storedKey(limit, key)}, ${w.start.toISOString()}::timestamptz, 1, ${w.end.toISOString()}::timestamptz)`;
   });
-  const result = await db.execute(sql`
+  // Prepared on the server (one text per number of limits counted).
+  const result = await executePrepared(db, sql`
     insert into rate_limit_counters as c (key, window_start, hits, expires_at)
     values ${sql.join(rows, sql`, `)}
     on conflict (key) do update set

@@ -134,7 +134,8 @@ const prepareAuthLookup = (db: Db) => accountBySecretHash(db, sql.placeholder("s
 
 export async function findAccountByPublicKey(publicKey: string, db: Queryable = getDb()): Promise<Account | null> {
   if (!PUBLIC_KEY_RE.test(publicKey)) return null;
-  const rows = await db.select().from(companies).where(eq(companies.publicKey, publicKey)).limit(1);
+  // Every card tokenization asks it: named, so the server keeps it prepared (lib/db/prepared.ts).
+  const rows = await db.select().from(companies).where(eq(companies.publicKey, publicKey)).limit(1).prepare("account_by_public_key").execute();
   const account = rows[0];
   return account && safeEqual(account.publicKey, publicKey) ? account : null;
 }

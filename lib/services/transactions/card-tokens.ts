@@ -90,7 +90,9 @@ export async function consumeCardToken(tx: Tx, companyId: number, token: string,
     .insert(cardTokenUses)
     .values({ tokenId: sealed.id, companyId, expiresAt: new Date(sealed.exp), usedAt: now })
     .onConflictDoNothing()
-    .returning({ tokenId: cardTokenUses.tokenId, transactionId: sql<string>`nextval(pg_get_serial_sequence('transactions', 'id'))::text` });
+    .returning({ tokenId: cardTokenUses.tokenId, transactionId: sql<string>`nextval(pg_get_serial_sequence('transactions', 'id'))::text` })
+    .prepare("claim_card_token") // named: prepared on the server (lib/db/prepared.ts)
+    .execute();
   if (!inserted.length) {
     throw refuse("The card token was already used: a token pays for one charge only; tokenize the card again.");
   }

@@ -58,7 +58,17 @@ export async function listTransactions(
   // and in the same statement as the page (an uncorrelated subquery: counted once per statement).
   const total = cappedCount(sql`select 1 from ${transactions} where ${cond}`);
   const pageOf = async (filter: SQL | undefined, limit: number, offset: number) => {
-    const found = await db.select({ row: transactions, n: total }).from(transactions).where(filter).orderBy(...TRANSACTIONS_NEWEST_FIRST).limit(limit).offset(offset);
+    // Named, so PostgreSQL keeps it prepared per connection and text (lib/db/prepared.ts,
+    // executePrepared): the page's text changes only with the filters given, every value is bound.
+    const found = await db
+      .select({ row: transactions, n: total })
+      .from(transactions)
+      .where(filter)
+      .orderBy(...TRANSACTIONS_NEWEST_FIRST)
+      .limit(limit)
+      .offset(offset)
+      .prepare("list_transactions_page")
+      .execute();
     // A page past the end has no row to carry the count: it is counted alone.
     const n = found.length ? found[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
     return { rows: found.map((f) => f.row), n: Number(n) };
