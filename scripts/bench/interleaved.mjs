@@ -1,10 +1,11 @@
 // Ratios to the bare route handler that survive a machine whose load changes from minute to minute:
 // the scenarios run in short bursts, interleaved (bare, create PIX, list, cash-out, card, read, bare, ...),
-// for several rounds, and each ratio is taken against the bare bursts of the same rounds.
+// for several rounds, and each ratio is taken against the bare bursts of the same rounds. A list burst
+// waits for the table's statistics first (lib.mjs, statisticsSettled).
 // `BENCH_DBS=postgres NEXT_DIST_DIR=.next-bench node scripts/bench/interleaved.mjs` after a bench build
 // (the build must have BENCH_BASELINE's route). Prints a Markdown table.
 import os from "node:os";
-import { api, cannon, createDatabase, sleep, startApp } from "./lib.mjs";
+import { api, cannon, createDatabase, sleep, startApp, statisticsSettled } from "./lib.mjs";
 import { AUTH, DEMO, card, customer, pixBody } from "./fixtures.mjs";
 
 const kind = (process.env.BENCH_DBS ?? "postgres").split(",")[0];
@@ -51,8 +52,11 @@ try {
   };
   for (const o of Object.values(scenarios)) await cannon("warmup", { ...o, connections: 8, amount: 200, maxSeconds: 5 });
   const sums = Object.fromEntries(Object.keys(scenarios).map((k) => [k, { requests: 0, seconds: 0, p99: [] }]));
+  const waits = [];
   for (let r = 0; r < rounds; r++) {
     for (const [name, o] of Object.entries(scenarios)) {
+      // A list page is planned from the table's statistics, which the create bursts just made stale.
+      if (name.startsWith("list")) waits.push(await statisticsSettled(db, app));
       const res = await cannon(name, { ...o, connections, amount: 100_000, maxSeconds: seconds });
       sums[name].requests += res.requests;
       sums[name].seconds += res.seconds;
@@ -64,6 +68,7 @@ try {
   console.log(`Interleaved, ${kind}: ${rounds} rounds of ${seconds} s bursts at ${connections} connections; load average ${loadStart} at start, ${load()} at end.\n`);
   console.log("| Scenario | req/s | × bare route | p99 ms per round |\n|---|---:|---:|---|");
   for (const k of Object.keys(scenarios)) console.log(`| ${k} | ${rps(k).toFixed(0)} | ${(rps(k) / rps("bare")).toFixed(2)} | ${sums[k].p99.join(", ")} |`);
+  console.log(`\nBefore each list burst, waited for the transactions table's statistics: ${waits.map((w) => `${w.waitedS} s${w.settled ? "" : " (not current)"}`).join(", ")}.`);
 } finally {
   await app.stop();
   await db.drop();

@@ -21,12 +21,14 @@ export async function createDatabase(kind, baseUrl) {
     const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name}`);
     const [{ version }] = await admin`select version()`;
+    const [{ autovacuum }] = await admin`show autovacuum`;
     await admin.end();
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
     return {
       kind,
       version,
+      autovacuum,
       env: { DATABASE_URL: url.toString() },
       drop: async () => {
         const a = postgres(baseUrl, { max: 1, onnotice: () => {} });
@@ -68,8 +70,15 @@ function baseEnv(db, port, extra) {
 /** Spawns a process, keeps its output, resolves when `ready(url)` answers. */
 async function spawnReady(cmd, args, env, readyUrl, what) {
   let out = "";
+  let partial = "";
+  const maintained = []; // the embedded database's maintenance passes, in order (statisticsSettled)
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.on("data", (d) => (out = (out + d.toString()).slice(-200_000)));
+  child.stdout.on("data", (d) => {
+    out = (out + d.toString()).slice(-200_000);
+    const lines = (partial + d.toString()).split("\n");
+    partial = lines.pop();
+    for (const l of lines) if (l.includes("database maintained")) maintained.push(l);
+  });
   child.stderr.on("data", (d) => (out = (out + d.toString()).slice(-200_000)));
   const exited = new Promise((r) => child.once("exit", r));
   const deadline = Date.now() + 90_000;
@@ -93,6 +102,7 @@ async function spawnReady(cmd, args, env, readyUrl, what) {
     child,
     pid: child.pid,
     logs: () => out,
+    maintained: () => maintained,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await Promise.race([exited, sleep(15_000).then(() => child.kill("SIGKILL"))]);
@@ -123,6 +133,42 @@ export async function startBareNode(db, port) {
   if (!env.DATABASE_URL) delete env.DATABASE_URL;
   const p = await spawnReady(process.execPath, [path.join(ROOT, "scripts/bench/bare-node.mjs")], env, `http://127.0.0.1:${port}/`, "bare-node");
   return { ...p, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Waits until the transactions table's statistics are current, the way a running deployment has them.
+ * Until then the planner takes a table that grew from nothing in seconds for a small one and sorts a
+ * list page instead of reading it from its index: a start-up transient the list scenario is not about.
+ * - PostgreSQL: autovacuum analyzes a table once its changes pass 50 + 10 % of its rows, checked every
+ *   autovacuum_naptime (a minute by default), or the app's maintenance pass does where autovacuum is
+ *   off (every 10 s); this polls pg_stat_user_tables for that state.
+ * - PGlite: the app's maintenance pass does the same every 10 s and logs the tables it analyzed; this
+ *   waits for the next pass (a line naming the table, or 12 s: a pass then ran and found nothing due).
+ * Returns the seconds waited and whether the statistics were seen current.
+ */
+export async function statisticsSettled(db, app, maxMs = 90_000) {
+  const start = Date.now();
+  const done = (settled) => ({ waitedS: +((Date.now() - start) / 1000).toFixed(1), settled });
+  if (db.kind === "postgres") {
+    const sql = postgres(db.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    try {
+      while (Date.now() - start < maxMs) {
+        const [row] = await sql`select n_mod_since_analyze <= 50 + 0.1 * n_live_tup as settled
+          from pg_stat_user_tables where schemaname = 'public' and relname = 'transactions'`;
+        if (row?.settled) return done(true);
+        await sleep(500);
+      }
+    } finally {
+      await sql.end();
+    }
+    return done(false);
+  }
+  const seen = app.maintained().length;
+  while (Date.now() - start < 12_000) {
+    if (app.maintained().slice(seen).some((l) => l.includes('"table":"transactions"'))) return done(true);
+    await sleep(250);
+  }
+  return done(true);
 }
 
 /** RSS (MB) of a process and its descendants. */

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { ROOT, DIST, api, cannon, cpuMs, createDatabase, sampleRss, sleep, startApp, startBareNode, startReceiver, startWorker, rssMb } from "./lib.mjs";
+import { ROOT, DIST, api, cannon, cpuMs, createDatabase, sampleRss, sleep, startApp, startBareNode, startReceiver, startWorker, rssMb, statisticsSettled } from "./lib.mjs";
 import { phoneProfile } from "./phone.mjs";
 import { AUTH, DEMO, card, customer, log, pixBody } from "./fixtures.mjs";
 import { deliveryLatency, dispatchThroughput } from "./webhooks.mjs";
@@ -172,6 +172,7 @@ async function apiScenarios(app, db) {
 
   const rss = sampleRss(app.pid);
   const idle = rssMb(app.pid);
+  let statistics = null;
   for (const [name, o] of [
     ["bare route handler (1 insert)", bareRoute],
     ["create PIX", createPix],
@@ -180,6 +181,10 @@ async function apiScenarios(app, db) {
     ["list transactions (20)", list],
     ["cash-out request", cashOut],
   ]) {
+    if (o === list) {
+      statistics = await statisticsSettled(db, app);
+      log(`${db.kind} list: the transactions table's statistics ${statistics.settled ? "current" : "NOT current"} after ${statistics.waitedS} s`);
+    }
     await warm(o);
     const r = await cannon(name, { ...common, ...o });
     log(`${db.kind} ${name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms errors ${r.errors} non2xx ${r.non2xx}`);
@@ -187,7 +192,7 @@ async function apiScenarios(app, db) {
     await sleep(500);
   }
   const mem = rss.stop();
-  return { results: out, rss: { idleMb: +idle.toFixed(0), peakMb: +mem.peak.toFixed(0) } };
+  return { results: out, statistics, rss: { idleMb: +idle.toFixed(0), peakMb: +mem.peak.toFixed(0) } };
 }
 
 async function bareNodeScenario(db) {
@@ -245,7 +250,11 @@ function report(all) {
   lines.push("## Machine and conditions", "");
   lines.push(`- CPU: ${m.cpu}; memory ${m.memoryGb} GB; ${m.os}`);
   lines.push(`- Node ${m.node}, Next.js ${m.next}, PGlite ${m.pglite}, postgres.js ${m.postgresJs}, drizzle-orm ${m.drizzle}, autocannon ${m.autocannon}`, `- Browser for the phone profile: ${m.chromium}`);
-  for (const d of all.dbs) if (d.kind === "postgres") lines.push(`- PostgreSQL: ${d.version.split(",")[0]} (same machine)`);
+  for (const d of all.dbs) {
+    if (d.kind !== "postgres") continue;
+    const vacuum = d.autovacuum === "off" ? "autovacuum **off** on this server (the app's maintenance pass does its work: README, Upkeep)" : `autovacuum ${d.autovacuum}`;
+    lines.push(`- PostgreSQL: ${d.version.split(",")[0]} (same machine), ${vacuum}`);
+  }
   lines.push(`- Load average (1/5/15 min) at start ${all.loadStart}, at end ${all.loadEnd}; node/postgres processes running at start: ${all.processes}`);
   lines.push(`- autocannon runs on the same machine as the server (it competes for the same cores). Each scenario: warm-up of 200 requests, then up to ${cfg.amount} requests or ${cfg.seconds} s at ${cfg.connections} connections.`);
   lines.push("- The app runs as in production: `next start` of the build, NODE_ENV=production, LOG_LEVEL=info (one log line per request), background jobs on (dispatcher, sandbox PSP), rate limit raised out of the way.");
@@ -257,14 +266,18 @@ function report(all) {
     for (const r of [...d.api.results, d.bareNode]) {
       lines.push(`| ${r.name} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.errors} | ${r.non2xx} | ${r.requests} |`);
     }
+    const pg = d.kind === "postgres";
     const pix = d.api.results.find((r) => r.name === "create PIX");
     const route = d.api.results.find((r) => r.name.startsWith("bare route"));
     const cardPair = d.api.results.find((r) => r.name.startsWith("create card"));
     lines.push("");
     lines.push(`Card charges per second (a tokenize and a create per charge): ${fmt(cardPair.rps / 2)}.`, "");
+    if (d.api.statistics) {
+      const how = pg ? "autovacuum" : "the app's maintenance pass";
+      lines.push(`The list was measured once the transactions table's statistics were current (${how}; waited ${d.api.statistics.waitedS} s${d.api.statistics.settled ? "" : ", and they were **not** current after it"}).`, "");
+    }
     lines.push("| Target | Measured | Met |", "|---|---|---|");
     const t = (name, measured, ok) => lines.push(`| ${name} | ${measured} | ${ok ? "yes" : "**no**"} |`);
-    const pg = d.kind === "postgres";
     const ratio = (name) => {
       const r = d.api.results.find((x) => x.name.startsWith(name));
       return r.rps / route.rps;
@@ -397,7 +410,7 @@ async function main() {
         const check = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/ledger-check.ts"], { cwd: ROOT, encoding: "utf8", env: checkEnv });
         const ledger = { ok: check.status === 0, summary: `${check.stdout ?? ""}${check.stderr ?? ""}`.trim().split("\n").slice(-3).join(" ") };
         log(`${kind} ledger:check: ${ledger.ok ? "ok" : "FAILED"} ${ledger.summary}`);
-        all.dbs.push({ kind, version: db.version, api: { ...apiRes, rss: { ...apiRes.rss, firstBootMb } }, bareNode, dispatch, latencies, scale, ledger });
+        all.dbs.push({ kind, version: db.version, autovacuum: db.autovacuum, api: { ...apiRes, rss: { ...apiRes.rss, firstBootMb } }, bareNode, dispatch, latencies, scale, ledger });
       } finally {
         await db.drop();
       }
