@@ -1,6 +1,6 @@
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, getTableName, is, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
 import { CasingCache } from "drizzle-orm/casing";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
 /** The column names as the database has them: the handles are made with `casing: "snake_case"` (client.ts). */
 const casing = new CasingCache("snake_case");
@@ -13,8 +13,35 @@ const casing = new CasingCache("snake_case");
  * in a SELECT list has no type of its own.
  */
 export function insertIf<T extends PgTable>(table: T, values: T["$inferInsert"], condition: SQL, opts: { overridingSystemValue?: boolean } = {}): SQL {
-  const given = Object.entries(getTableColumns(table)).filter(([key]) => (values as Record<string, unknown>)[key] !== undefined);
-  const names = given.map(([, column]) => sql.identifier(casing.getColumnCasing(column)));
-  const params = given.map(([key, column]) => sql`${sql.param((values as Record<string, unknown>)[key], column)}::${sql.raw(column.getSQLType())}`);
-  return sql`insert into ${table} (${sql.join(names, sql`, `)})${opts.overridingSystemValue ? sql` overriding system value` : sql``} select ${sql.join(params, sql`, `)} where ${condition}`;
+  const record = values as Record<string, unknown>;
+  const given = Object.entries(getTableColumns(table)).filter(([key]) => record[key] !== undefined);
+  const shape = shapeOf(table, given, opts.overridingSystemValue === true);
+  // One flat list (text, value, text, ...) rather than a nested SQL per column: drizzle walks every
+  // chunk of a statement to build its text, and these statements run on every charge and cash-out.
+  const chunks: unknown[] = [new StringChunk(shape.head)];
+  given.forEach(([key, column], i) => {
+    const value = record[key];
+    chunks.push(value === null ? null : is(value, SQL) ? value : column.mapToDriverValue(value), new StringChunk(shape.tails[i]));
+  });
+  chunks.push(condition);
+  return new SQL(chunks as SQLChunk[]);
+}
+
+type Shape = { head: string; tails: string[] };
+/** The fixed text of an insert, per table, columns given and OVERRIDING: a few shapes per table. */
+const shapes = new Map<string, Shape>();
+
+function shapeOf(table: PgTable, given: [string, PgColumn][], overriding: boolean): Shape {
+  const key = `${getTableName(table)}|${overriding}|${given.map(([k]) => k).join(",")}`;
+  let shape = shapes.get(key);
+  if (!shape) {
+    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+    const names = given.map(([, column]) => quote(casing.getColumnCasing(column))).join(", ");
+    shape = {
+      head: `insert into ${quote(getTableName(table))} (${names})${overriding ? " overriding system value" : ""} select `,
+      tails: given.map(([, column], i) => `::${column.getSQLType()}${i < given.length - 1 ? ", " : " where "}`),
+    };
+    shapes.set(key, shape);
+  }
+  return shape;
 }
