@@ -4,7 +4,7 @@ import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { cardSettlementJob, receiptJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 import { apiPixReconcileJob } from "@/lib/psp-jobs";
 import { databaseKind, getDb } from "@/lib/db/client";
-import { autovacuumRuns, maintainDatabase } from "@/lib/db/maintenance";
+import { maintenancePass } from "@/lib/db/maintenance";
 import { pollingLoop } from "@/lib/money-jobs";
 
 /** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
@@ -35,15 +35,12 @@ const JOBS: Job[] = [
     start: () => {
       let warned = false;
       return pollingLoop("database-maintenance", 10_000, async () => {
-        const db = getDb();
-        if (databaseKind() === "postgres") {
-          if (await autovacuumRuns(db)) return 0;
-          if (!warned) {
-            warned = true;
-            getLogger().warn("autovacuum is off on this PostgreSQL server: the app analyzes and vacuums its tables instead; turn autovacuum on");
-          }
+        const steps = await maintenancePass(getDb(), databaseKind());
+        if (steps === "autovacuum") return 0;
+        if (databaseKind() === "postgres" && !warned) {
+          warned = true;
+          getLogger().warn("autovacuum is off on this PostgreSQL server: the app analyzes and vacuums its tables instead; turn autovacuum on");
         }
-        const steps = await maintainDatabase(db);
         if (steps.length) getLogger().info({ steps }, "database maintained");
         return 0;
       });

@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName, is, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
+import { getTableColumns, getTableName, is, sql, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
 import { CasingCache } from "drizzle-orm/casing";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
@@ -21,7 +21,9 @@ export function insertIf<T extends PgTable>(table: T, values: T["$inferInsert"],
   const chunks: unknown[] = [new StringChunk(shape.head)];
   given.forEach(([key, column], i) => {
     const value = record[key];
-    chunks.push(value === null ? null : is(value, SQL) ? value : column.mapToDriverValue(value), new StringChunk(shape.tails[i]));
+    const driver = value === null || is(value, SQL) ? value : column.mapToDriverValue(value);
+    // A bare array is a parenthesized list to drizzle, not a value: it goes as one parameter.
+    chunks.push(Array.isArray(driver) ? sql.param(driver) : driver, new StringChunk(shape.tails[i]));
   });
   chunks.push(condition);
   return new SQL(chunks as SQLChunk[]);
