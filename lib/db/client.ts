@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { withPreparedStatements } from "./pglite-statements";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { getEnv } from "@/lib/env";
@@ -43,7 +44,9 @@ function open(): Handle {
   // PostgreSQL's default 128 MB of shared buffers is sized for a server; in-process it roughly
   // doubles the app's resident memory for no gain on an embedded database's size.
   const client = new PGlite(inMemory ? dir : path.resolve(dir), { postgresqlconf: "shared_buffers=16MB" });
-  const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Db;
+  // drizzle sees the instance through the statement cache (lib/db/pglite-statements.ts): a statement
+  // that comes back is prepared once, not parsed and planned on every call.
+  const db = drizzlePglite(withPreparedStatements(client), { schema, casing: "snake_case" }) as unknown as Db;
   return { db, kind: "pglite", close: () => client.close() };
 }
 
