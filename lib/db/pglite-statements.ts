@@ -1,4 +1,4 @@
-import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 
 /**
  * Statements prepared once per PGlite instance, as postgres.js keeps them per connection.
@@ -30,7 +30,9 @@ type BackendMessage = Awaited<ReturnType<PGlite["execProtocolStream"]>>[number];
 export const MAX_STATEMENTS = 128;
 const MAX_SIGHTINGS = 2048;
 
-type Prepared = { name: string; paramTypes: number[]; rowDescription: BackendMessage | null };
+type Field = { name: string; dataTypeID: number };
+type Prepared = { name: string; paramTypes: number[]; fields: Field[] };
+type Parser = (value: string, typeId: number) => unknown;
 type Internals = {
   serializers: Record<number, (x: unknown) => string>;
   parsers: QueryOptions["parsers"];
@@ -87,7 +89,7 @@ class StatementCache {
     const prepared: Prepared = {
       name,
       paramTypes: params?.dataTypeIDs ?? [],
-      rowDescription: messages.find((m) => m.name === "rowDescription") ?? null,
+      fields: ((messages.find((m) => m.name === "rowDescription") as unknown as { fields: Field[] } | undefined)?.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
     };
     this.prepared.set(text, prepared);
     this.seen.delete(text);
@@ -112,8 +114,7 @@ class StatementCache {
           { syncToFs: false },
         );
         if (!inTransaction) await this.pg.syncToFs();
-        const withFields = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
-        return parse.parseResults(withFields, pg.parsers as never, options)[0] as Results<T>;
+        return resultOf<T>(statement.fields, messages, options, pg.parsers as Record<number, Parser>);
       } catch (e) {
         if (statement && isStale(e)) {
           this.prepared.delete(text);
@@ -123,6 +124,41 @@ class StatementCache {
       }
     });
   }
+}
+
+/**
+ * The result as PGlite's parseResults builds it (rows as objects or arrays, each value through the
+ * caller's parser for its type, else PGlite's; the command and its row count), with the parsers
+ * looked up once per column rather than merged into a new object on every call.
+ */
+function resultOf<T>(fields: Field[], messages: BackendMessage[], options: QueryOptions | undefined, defaults: Record<number, Parser>): Results<T> {
+  const own = options?.parsers as Record<number, Parser> | undefined;
+  const parsers = fields.map((f) => own?.[f.dataTypeID] ?? defaults[f.dataTypeID]);
+  const asArray = options?.rowMode === "array";
+  const rows: unknown[] = [];
+  const result: Results<T> = { rows: rows as T[], fields, affectedRows: 0 };
+  for (const message of messages) {
+    if (message.name === "dataRow") {
+      const values = (message as unknown as { fields: (string | null)[] }).fields;
+      if (asArray) {
+        rows.push(values.map((v, i) => (v === null ? null : parsers[i] ? parsers[i](v, fields[i].dataTypeID) : v)));
+      } else {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < values.length; i++) {
+          const v = values[i];
+          row[fields[i].name] = v === null ? null : parsers[i] ? parsers[i](v, fields[i].dataTypeID) : v;
+        }
+        rows.push(row);
+      }
+    } else if (message.name === "commandComplete") {
+      const parts = (message as unknown as { text: string }).text.split(" ");
+      const command = parts[0];
+      const rowCount = parseInt(parts[parts.length - 1], 10);
+      if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(command)) result.affectedRows = rowCount;
+      Object.assign(result, { command }, Number.isNaN(rowCount) ? {} : { rowCount });
+    }
+  }
+  return result;
 }
 
 /** PostgreSQL refuses a prepared statement whose result type changed with the schema (0A000). */
