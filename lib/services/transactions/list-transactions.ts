@@ -1,6 +1,8 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
+import { executePrepared, tableRowsOf } from "@/lib/db/prepared";
+import { rowsOf } from "@/lib/db/rows";
 import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
@@ -58,20 +60,20 @@ export async function listTransactions(
   // and in the same statement as the page (an uncorrelated subquery: counted once per statement).
   const total = cappedCount(sql`select 1 from ${transactions} where ${cond}`);
   const pageOf = async (filter: SQL | undefined, limit: number, offset: number) => {
-    // Named, so PostgreSQL keeps it prepared per connection and text (lib/db/prepared.ts,
-    // executePrepared): the page's text changes only with the filters given, every value is bound.
-    const found = await db
-      .select({ row: transactions, n: total })
+    // Prepared on the server per connection and text (lib/db/prepared.ts, executePrepared): the
+    // page's text changes only with the filters given, every value is bound. The rows are mapped by
+    // the table's decoder (tableRowsOf), not drizzle's per-field walk.
+    const page = db
+      .select({ row: transactions, n: total.as("n") })
       .from(transactions)
       .where(filter)
       .orderBy(...TRANSACTIONS_NEWEST_FIRST)
       .limit(limit)
-      .offset(offset)
-      .prepare("list_transactions_page")
-      .execute();
+      .offset(offset);
+    const raw = rowsOf<Record<string, unknown>>(await executePrepared(db, page.getSQL()));
     // A page past the end has no row to carry the count: it is counted alone.
-    const n = found.length ? found[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
-    return { rows: found.map((f) => f.row), n: Number(n) };
+    const n = raw.length ? raw[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
+    return { rows: tableRowsOf(transactions, raw), n: Number(n) };
   };
   if (q.cursor !== undefined) {
     const after = decodeCursor(q.cursor);
