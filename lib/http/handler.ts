@@ -32,6 +32,13 @@ export type ApiContext = ServiceContext & {
 type Options = {
   /** Honour the Idempotency-Key header (POSTs that create or move money). */
   idempotent?: boolean;
+  /**
+   * Whether the request (by its body) will need a transaction id before its writing statement (a PIX
+   * charge): the authenticating statement then takes it (lib/http/authenticate.ts), one round trip
+   * fewer. The body is then read before the key is checked; an unreadable body still answers after
+   * the key's 401 or 429, as on every other route.
+   */
+  reservesTransactionId?: (body: unknown) => boolean;
 };
 
 function requestIdOf(req: Request): string {
@@ -114,8 +121,11 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         await countInvalidKey(req);
         throw new ServiceError("unauthorized", "A secret key (sk_...) is required; a public key alone is only for card tokenization.");
       }
-      // One statement: the address check (before the key counts), the lookup, the key's rate limit.
-      const auth = await authenticateSecretKey(req, creds.secretKey);
+      const early = options.reservesTransactionId ? await bodyOf(req).then((b) => ({ body: b }), (error: unknown) => ({ error })) : null;
+      const reserve = early !== null && "body" in early && options.reservesTransactionId!(early.body.value);
+      // One statement: the address check (before the key counts), the lookup, the key's rate limit
+      // (and, for a PIX charge, its id).
+      const auth = await authenticateSecretKey(req, creds.secretKey, { reserveTransactionId: reserve });
       if (auth.addressBlockedSeconds !== null) throw new RateLimitedError(auth.addressBlockedSeconds, "requests with invalid credentials from this address");
       const account = auth.account;
       if (!account || (creds.publicKey !== null && !safeEqual(creds.publicKey, account.publicKey))) {
@@ -129,7 +139,8 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
           headers: { "retry-after": String(wait) },
         });
       }
-      const { value } = await bodyOf(req);
+      if (early && "error" in early) throw early.error;
+      const { value } = early && "body" in early ? early.body : await bodyOf(req);
       const ctx: ApiContext = {
         account,
         actor: "api",
@@ -140,6 +151,7 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         url: new URL(req.url),
         dialect: dialectOf(req.url),
         pspProcessor: auth.pspProcessor,
+        ...(auth.reservedTransactionId !== null ? { reservedTransactionId: auth.reservedTransactionId } : {}),
       };
       const call = async (tx?: Tx) => {
         try {

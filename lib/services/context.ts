@@ -18,6 +18,11 @@ export type ServiceContext = {
    * (dashboard, jobs): the services then read the settings themselves.
    */
   pspProcessor?: string | null;
+  /**
+   * A transaction id the authenticating statement already took for this request (a PIX charge over
+   * the API: lib/http/authenticate.ts). The charge uses it instead of taking one; absent elsewhere.
+   */
+  reservedTransactionId?: number;
 };
 
 export function systemContext(account: Account, now = new Date()): ServiceContext {

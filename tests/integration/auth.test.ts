@@ -3,7 +3,8 @@ import { basic, call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { rotateSecretKey } from "@/lib/services/accounts/accounts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db/rows";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs } from "@/lib/db/schema";
 import { authenticateSecretKey } from "@/lib/http/authenticate";
@@ -81,6 +82,55 @@ describe("the authenticating statement", () => {
     expect((await auth()).pspProcessor).toBe("sandbox");
     // Another account's settings are not this one's.
     expect((await authenticateSecretKey(new Request("http://localhost/api/v1/company"), a.secretKey)).pspProcessor).toBeNull();
+  });
+});
+
+describe("a PIX charge's id, taken by the authenticating statement", () => {
+  const company = () => new Request("http://localhost/api/v1/transactions", { method: "POST" });
+  const pix = { paymentMethod: "pix", amount: 1500, customer: { name: "Maria Silva", email: "maria@example.com", document: { type: "cpf", number: "11144477735" } }, items: [{ title: "Camiseta", unitPrice: 1500, quantity: 1, tangible: true }] };
+
+  it("is taken only for a request that goes on: never for an unknown key nor a key over its limit", async () => {
+    const c = await createTestAccount("Loja ids");
+    const first = await authenticateSecretKey(company(), c.secretKey, { reserveTransactionId: true });
+    expect(first.account?.id).toBe(c.companyId);
+    expect(first.reservedTransactionId).toEqual(expect.any(Number));
+    // Without asking, nothing is taken.
+    expect((await authenticateSecretKey(company(), c.secretKey)).reservedTransactionId).toBeNull();
+    // An unknown key takes nothing: the next id follows the first.
+    const unknown = await authenticateSecretKey(company(), `sk_test_${"x".repeat(32)}`, { reserveTransactionId: true });
+    expect(unknown).toMatchObject({ account: null, reservedTransactionId: null });
+    const second = await authenticateSecretKey(company(), c.secretKey, { reserveTransactionId: true });
+    expect(second.reservedTransactionId).toBe(first.reservedTransactionId! + 1);
+    // A key over its burst window takes nothing either.
+    let limited = second;
+    for (let i = 0; i < 400 && limited.rateLimitedSeconds === null; i++) limited = await authenticateSecretKey(company(), c.secretKey);
+    expect(limited.rateLimitedSeconds).not.toBeNull();
+    const over = await authenticateSecretKey(company(), c.secretKey, { reserveTransactionId: true });
+    expect(over.rateLimitedSeconds).not.toBeNull();
+    expect(over.reservedTransactionId).toBeNull();
+    const [{ last }] = rowsOf<{ last: string }>(await getDb().execute(sql`select last_value::text as last from transactions_id_seq`));
+    expect(Number(last)).toBe(second.reservedTransactionId);
+  });
+
+  it("is the id of the charge created over HTTP, and a boleto takes its id from its insert", async () => {
+    const c = await createTestAccount("Loja ids HTTP");
+    const charged = await call("POST", "/api/v1/transactions", { auth: c.secretKey, body: pix });
+    expect(charged.status).toBe(201);
+    const boleto = await call("POST", "/api/v1/transactions", { auth: c.secretKey, body: { ...pix, paymentMethod: "boleto" } });
+    expect(boleto.status).toBe(201);
+    expect(boleto.body.data.id).toBe(charged.body.data.id + 1);
+    const again = await call("POST", "/api/v1/transactions", { auth: c.secretKey, body: pix });
+    expect(again.body.data.id).toBe(boleto.body.data.id + 1);
+    // The PIX code carries the id the charge was given (its txid starts with it, zero-padded).
+    expect(again.body.data.pix.qrcode).toContain(String(again.body.data.id).padStart(16, "0"));
+    // A PIX charge the body then refuses leaves its id unused: a gap, as a rolled-back insert leaves.
+    const refused = await call("POST", "/api/v1/transactions", { auth: c.secretKey, body: { ...pix, amount: -1 } });
+    expect(refused.status).toBe(400);
+    const after = await call("POST", "/api/v1/transactions", { auth: c.secretKey, body: pix });
+    expect(after.body.data.id).toBe(again.body.data.id + 2);
+    // A body that is not JSON still answers 401 to a wrong key, and 400 to a right one.
+    expectErrorBody(await call("POST", "/api/v1/transactions", { auth: `sk_test_${"y".repeat(32)}`, rawBody: "{not json", headers: { "content-type": "application/json" } }), 401, "unauthorized");
+    expect((await call("POST", "/api/v1/transactions", { auth: c.secretKey, rawBody: "{not json", headers: { "content-type": "application/json" } })).status).toBe(400);
   });
 });
 

@@ -210,7 +210,7 @@ async function issuePixInOneStatement(outer: Tx | undefined, ctx: ServiceContext
   const account = ctx.account;
   const pix = await pixProcessorFor(account, processor, outer, ctx.pspProcessor);
   const run = async (q: Queryable) => {
-    const id = await reserveTransactionId(q);
+    const id = ctx.reservedTransactionId ?? (await reserveTransactionId(q));
     const charge = await pix.pix.createCharge({
       transactionId: id,
       secureId: values.secureId,

@@ -17,5 +17,6 @@ export const POST = withApiKey(
     const { transaction, response } = await createTransaction(ctx, ctx.body, {}, ctx.tx);
     return ok(ctx.dialect === "v1" ? transactionView(ctx, transaction) : response, 201, "Transaction created successfully.");
   },
-  { idempotent: true },
+  // A PIX charge's id is taken by the authenticating statement (lib/http/authenticate.ts).
+  { idempotent: true, reservesTransactionId: (body) => (body as { paymentMethod?: unknown } | null)?.paymentMethod === "pix" },
 );
