@@ -33,7 +33,9 @@ export function leaseMsFor(timeoutMs: number, rounds = 1): number {
  * that only turns off sorting. That makes the planner walk the partial due index in time order and
  * stop after `limit` claimable rows, whatever its statistics say (PGlite never analyzes; a fresh
  * backlog is not analyzed yet): with a sort it would check the order rule on the whole backlog at
- * every claim.
+ * every claim. `delivery_state = 'pending'` is written as a literal, not a parameter: the statement is
+ * prepared (lib/db/pglite-statements.ts), and a generic plan can use a partial index only when the
+ * index's predicate follows from the query's text.
  */
 export async function claimDueEvents(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedEvent[]> {
   if (limit <= 0) return [];
@@ -46,7 +48,7 @@ export async function claimDueEvents(db: Db, now: Date, limit: number, leaseUnti
         .from(webhookEvents)
         .where(
           and(
-            eq(webhookEvents.deliveryState, "pending"),
+            sql`${webhookEvents.deliveryState} = 'pending'`, // a literal: see above
             lte(webhookEvents.nextAttemptAt, now),
             or(isNull(webhookEvents.lockedUntil), lt(webhookEvents.lockedUntil, now)),
             notExists(
@@ -57,7 +59,7 @@ export async function claimDueEvents(db: Db, now: Date, limit: number, leaseUnti
                   and(
                     eq(earlier.orderingKey, webhookEvents.orderingKey),
                     lt(earlier.id, webhookEvents.id),
-                    eq(earlier.deliveryState, "pending"),
+                    sql`${earlier.deliveryState} = 'pending'`,
                   ),
                 ),
             ),

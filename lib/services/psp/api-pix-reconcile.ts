@@ -49,7 +49,7 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
   const dueCharges = db
     .select({ id: pspCharges.transactionId })
     .from(pspCharges)
-    .where(and(eq(pspCharges.status, "pending"), lte(pspCharges.nextCheckAt, now), or(isNull(pspCharges.leaseUntil), lt(pspCharges.leaseUntil, now))))
+    .where(and(sql`${pspCharges.status} = 'pending'` /* a literal: the partial due index (lib/webhooks/claim.ts) */, lte(pspCharges.nextCheckAt, now), or(isNull(pspCharges.leaseUntil), lt(pspCharges.leaseUntil, now))))
     .orderBy(asc(pspCharges.nextCheckAt))
     .limit(limit)
     .for("update", { skipLocked: true });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { webhookAttempts, webhookEvents } from "@/lib/db/schema";
 import type { ServiceContext } from "../context";
@@ -23,7 +23,7 @@ export async function webhookEventsWithAttempts(events: WebhookEventRow[], db: Q
     const pending = await db
       .select({ id: webhookEvents.id, orderingKey: webhookEvents.orderingKey })
       .from(webhookEvents)
-      .where(and(inArray(webhookEvents.orderingKey, keys), eq(webhookEvents.deliveryState, "pending")))
+      .where(and(inArray(webhookEvents.orderingKey, keys), sql`${webhookEvents.deliveryState} = 'pending'` /* a literal: the partial index (lib/webhooks/claim.ts) */))
       .orderBy(asc(webhookEvents.id));
     for (const p of pending) if (!firstPending.has(p.orderingKey)) firstPending.set(p.orderingKey, p.id);
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { webhookEvents } from "@/lib/db/schema";
 import { attemptDelivery, dispatcherOptionsFromEnv, leaseMsFor, recordAttempts } from "@/lib/webhooks/dispatcher";
@@ -34,7 +34,7 @@ export async function redeliverEvent(ctx: Pick<ServiceContext, "account">, rawEv
     const [earlier] = await db
       .select({ id: webhookEvents.id })
       .from(webhookEvents)
-      .where(and(eq(webhookEvents.orderingKey, event.orderingKey), lt(webhookEvents.id, id), eq(webhookEvents.deliveryState, "pending")))
+      .where(and(eq(webhookEvents.orderingKey, event.orderingKey), lt(webhookEvents.id, id), sql`${webhookEvents.deliveryState} = 'pending'` /* a literal: the partial index (lib/webhooks/claim.ts) */))
       .orderBy(asc(webhookEvents.id))
       .limit(1);
     if (earlier) {
