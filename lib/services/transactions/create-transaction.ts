@@ -181,6 +181,16 @@ async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor
 }
 
 /**
+ * Whether a creation body asks for a charge that needs its transaction id before its one writing
+ * statement: a PIX charge builds its txid (and so its BR Code) from it. The API route then has the
+ * authenticating statement take that id (ServiceContext.reservedTransactionId). A boleto takes its
+ * id from its insert, and a card charge from its token's claim.
+ */
+export function takesIdBeforeItsWrite(body: unknown): boolean {
+  return (body as { paymentMethod?: unknown } | null)?.paymentMethod === "pix";
+}
+
+/**
  * PIX and boleto need the transaction id for their txid / our number: insert, then attach. The
  * insert returns only what the processor needs; the full row comes back once, from attach (mapping
  * a 50-column row costs about as much CPU as the insert itself: npm run bench).

@@ -3,7 +3,7 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
-import { createTransaction } from "@/lib/services/transactions/create-transaction";
+import { createTransaction, takesIdBeforeItsWrite } from "@/lib/services/transactions/create-transaction";
 import { transactionView } from "@/lib/http/dialect-views";
 
 export const GET = withApiKey(async (_req, ctx) => {
@@ -18,5 +18,5 @@ export const POST = withApiKey(
     return ok(ctx.dialect === "v1" ? transactionView(ctx, transaction) : response, 201, "Transaction created successfully.");
   },
   // A PIX charge's id is taken by the authenticating statement (lib/http/authenticate.ts).
-  { idempotent: true, reservesTransactionId: (body) => (body as { paymentMethod?: unknown } | null)?.paymentMethod === "pix" },
+  { idempotent: true, reservesTransactionId: takesIdBeforeItsWrite },
 );
