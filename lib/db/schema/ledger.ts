@@ -36,8 +36,9 @@ export const ledgerJournals = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    index("ledger_journals_tx_idx").on(t.transactionId),
-    index("ledger_journals_cash_out_idx").on(t.cashOutId),
+    // A journal moves a transaction's money or a cash-out's (or neither): partial, as webhook_events'.
+    index("ledger_journals_tx_idx").on(t.transactionId).where(sql`${t.transactionId} is not null`),
+    index("ledger_journals_cash_out_idx").on(t.cashOutId).where(sql`${t.cashOutId} is not null`),
     check("ledger_journals_kind_check", oneOf(t.kind, COLUMN_VALUES.journalKind)),
   ],
 );

@@ -30,11 +30,13 @@ export const webhookEvents = pgTable(
   },
   (t) => [
     index("webhook_events_due_idx").on(t.nextAttemptAt).where(sql`${t.deliveryState} = 'pending'`),
-    index("webhook_events_ordering_idx").on(t.orderingKey, t.id),
-    // The dispatcher's order check ("no earlier pending event with this key") probes only pending rows.
+    // The dispatcher's order check ("no earlier pending event with this key") probes only pending rows,
+    // and so does every other read by ordering key: no index over all events by key (migration 0014).
     index("webhook_events_pending_order_idx").on(t.orderingKey, t.id).where(sql`${t.deliveryState} = 'pending'`),
-    index("webhook_events_tx_idx").on(t.transactionId),
-    index("webhook_events_cash_out_idx").on(t.cashOutId),
+    // An event belongs to a transaction or to a cash-out: each index holds only the rows it can find
+    // (every read is `= id`), so an insert writes one of the two, not both.
+    index("webhook_events_tx_idx").on(t.transactionId).where(sql`${t.transactionId} is not null`),
+    index("webhook_events_cash_out_idx").on(t.cashOutId).where(sql`${t.cashOutId} is not null`),
     check("webhook_events_dialect_check", sql`${t.dialect} in ('api', 'v1')`),
     check("webhook_events_type_check", oneOf(t.type, COLUMN_VALUES.webhookType)),
     check("webhook_events_delivery_state_check", oneOf(t.deliveryState, COLUMN_VALUES.deliveryState)),
