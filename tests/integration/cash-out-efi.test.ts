@@ -95,6 +95,28 @@ describe("cash-out through Efí's Pix Envio", () => {
     expect(putsOf(idEnvio)).toEqual([{ idEnvio, status: 201 }]);
   });
 
+  it("in one pass with sandbox cash-outs due before and after it, each is stepped once and Efí is asked once", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const sandbox = await createTestAccount("Loja Sandbox");
+    await paidPix(sandbox, 10_000);
+    const sandboxCashOut = async () => {
+      const res = await cashOut(sandbox, { amount: 100, pixKey: "maria@example.com" });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data.id as number;
+    };
+    const before = [await sandboxCashOut(), await sandboxCashOut()];
+    const { id, idEnvio } = await requestEfiCashOut(a, 1_000);
+    const after = await sandboxCashOut();
+
+    // The claim steps the first two, leases the Efí one (the rows after it stay due), asks Efí outside
+    // the lock; the next claim steps the last one.
+    expect(await advanceDueCashOuts({ now: later(0) })).toBe(4);
+    for (const c of [...before, after]) expect((await rowOf(c)).status).toBe("processing");
+    expect((await rowOf(id)).status).toBe("processing");
+    expect(putsOf(idEnvio)).toEqual([{ idEnvio, status: 201 }]);
+    expect(await advanceDueCashOuts({ now: later(0) })).toBe(0);
+  });
+
   it("NAO_REALIZADO fails the cash-out and releases amount and fee back to the available balance", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 3_000);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { companies, webhookEvents } from "@/lib/db/schema";
+import { cashOuts, companies, webhookEvents } from "@/lib/db/schema";
 import { DEFAULT_FEE_PLAN } from "@/lib/domain/fees";
 import { isEnd2EndId } from "@/lib/domain/pix/end2end";
 import { getEnv } from "@/lib/env";
@@ -69,6 +69,42 @@ describe("50 concurrent cash-outs against a balance that covers 19 of them", () 
     const fees = await statementOf(a, "type=cash_out_fee");
     expect(fees).toHaveLength(9);
     expect(fees.every((e) => e.amount === -50 && e.description.startsWith("Fee on PIX cash-out #"))).toBe(true);
+  });
+});
+
+describe("the cash-out job's pass", () => {
+  it("steps more cash-outs than one claim locks, each with its own event, and stops at its limit", async () => {
+    // What earlier tests left due finishes first: below, only this account's cash-outs are due.
+    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    expect(pspDelay()).toBeGreaterThan(0); // else a processing cash-out would be due again at once
+    const a = await createTestAccount("Loja Lote");
+    await paidPix(a, 100_000);
+    const ids: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      const res = await cashOut(a, { amount: 100, pixKey: "maria@example.com" });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    const statusOf = async () => {
+      const rows = await getDb().select({ id: cashOuts.id, status: cashOuts.status }).from(cashOuts).where(eq(cashOuts.companyId, a.companyId));
+      return new Map(rows.map((r) => [r.id, r.status]));
+    };
+
+    // 45 due, a limit of 43: three claims (20, 20, 3), oldest first.
+    expect(await advanceDueCashOuts({ now: later(0), limit: 43 })).toBe(43);
+    let statuses = await statusOf();
+    expect(ids.map((id) => statuses.get(id))).toEqual([...Array(43).fill("processing"), "pending", "pending"]);
+    expect(await advanceDueCashOuts({ now: later(0) })).toBe(2);
+    for (const id of ids) expect((await cashOutEvents(id)).map((e) => e.status)).toEqual(["pending", "processing"]);
+
+    expect(await advanceDueCashOuts({ now: later(pspDelay() + 1000) })).toBe(45);
+    statuses = await statusOf();
+    expect(ids.every((id) => statuses.get(id) === "completed")).toBe(true);
+    for (const id of ids) expect((await cashOutEvents(id)).map((e) => e.status)).toEqual(["pending", "processing", "completed"]);
+    expect(await advanceDueCashOuts({ now: later(pspDelay() + 1000) })).toBe(0);
+    const fee = (await call("GET", `/api/v1/cashOut/${ids[0]}`, { auth: a.secretKey })).body.data.fee as number;
+    expect(await expectBooksAgree(a)).toEqual({ available: 100_000 - 990 - 45 * (100 + fee), waitingFunds: 0, reserved: 0, total: 100_000 - 990 - 45 * (100 + fee) });
   });
 });
 

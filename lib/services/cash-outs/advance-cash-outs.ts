@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
-import { drain } from "@/lib/core/drain";
 import { getDb } from "@/lib/db/client";
 import { cashOuts, pspPayouts } from "@/lib/db/schema";
 import { executeCashOut } from "@/lib/executor/execute";
@@ -17,6 +16,9 @@ const RETRY_MS = [5_000, 15_000, 60_000, 300_000, 900_000];
 
 type Answer = { kind: "send"; result: PayoutSendResult } | { kind: "status"; result: PayoutStatus } | { kind: "unavailable"; error: PayoutUnavailableError };
 
+/** Due cash-outs locked by one claim: the sandbox steps them all in that one transaction. */
+const CLAIM_BATCH = 20;
+
 /**
  * One step of each cash-out whose time has come (next_step_at <= now). pending -> processing (the PSP
  * accepted the transfer) -> completed (end-to-end id; the reserved money goes to the PSP and the fee
@@ -27,44 +29,56 @@ type Answer = { kind: "send"; result: PayoutSendResult } | { kind: "status"; res
  * next_step_at moved a lease ahead, committed), asks the PSP, then applies the answer in a second
  * transaction only if the row is still as claimed. An instance that dies in between leaves the lease
  * to run out, and the step is taken again with the same idEnvio (the PSP never sends twice). The
- * sandbox answers from memory: its step is the one transaction that claims the row.
+ * sandbox answers from memory: one transaction locks up to CLAIM_BATCH due cash-outs and steps the
+ * sandbox's in it, up to the first one of a PSP over the network, which it leases (the rows after it
+ * stay due for the next claim). A step that fails rolls its whole claim back: the rows stay due.
  * Returns how many steps were taken.
  */
 export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const limit = opts.limit ?? 100;
-  return drain(limit, async () => {
-    const claimed = await claimDue(now);
-    if (!claimed) return false;
-    if (claimed.leased) await takeRemoteStep(claimed.leased, now);
-    return true;
-  });
+  let done = 0;
+  while (done < limit) {
+    const claim = await claimDue(now, Math.min(CLAIM_BATCH, limit - done));
+    if (claim.leased) await takeRemoteStep(claim.leased, now);
+    done += claim.taken;
+    if (!claim.more) break;
+  }
+  return done;
 }
 
 type PayoutRow = typeof pspPayouts.$inferSelect;
 
-/** The due cash-out: stepped at once (in-memory provider), or leased for a call outside the lock. */
-async function claimDue(now: Date): Promise<{ leased: CashOutRow | null } | null> {
+/**
+ * Locks up to `max` due cash-outs, oldest due first: the sandbox's are stepped in this transaction,
+ * the first of a PSP over the network is leased for a call outside the lock. `more`: due rows may be
+ * left (the claim was full, or it stopped at a leased one).
+ */
+async function claimDue(now: Date, max: number): Promise<{ taken: number; leased: CashOutRow | null; more: boolean }> {
   return getDb().transaction(async (tx) => {
-    const [c] = await tx
+    const due = await tx
       .select()
       .from(cashOuts)
       .where(and(lte(cashOuts.nextStepAt, now), inArray(cashOuts.status, ["pending", "processing"])))
       .orderBy(asc(cashOuts.nextStepAt), asc(cashOuts.id))
-      .limit(1)
+      .limit(max)
       .for("update", { skipLocked: true });
-    if (!c) return null;
-    const provider = payoutProviderFor(c.processor);
-    if (provider.inMemory) {
-      await applyAnswer(tx, c, await ask(provider, c, undefined, now), provider, undefined, now);
-      return { leased: null };
+    let taken = 0;
+    for (const c of due) {
+      const provider = payoutProviderFor(c.processor);
+      taken += 1;
+      if (provider.inMemory) {
+        await applyAnswer(tx, c, await ask(provider, c, undefined, now), provider, undefined, now);
+        continue;
+      }
+      const [leased] = await tx
+        .update(cashOuts)
+        .set({ nextStepAt: new Date(now.getTime() + LEASE_MS) })
+        .where(eq(cashOuts.id, c.id))
+        .returning();
+      return { taken, leased, more: true };
     }
-    const [leased] = await tx
-      .update(cashOuts)
-      .set({ nextStepAt: new Date(now.getTime() + LEASE_MS) })
-      .where(eq(cashOuts.id, c.id))
-      .returning();
-    return { leased };
+    return { taken, leased: null, more: due.length === max };
   });
 }
 
