@@ -20,7 +20,7 @@ import { keyLimits, storedKey } from "./rate-limit";
  * - which processor the account's PSP settings name, if any: a charge or a cash-out of an account
  *   without its own PSP then reads no settings (the services read the whole settings only when the
  *   account has them);
- * - for a PIX charge, its transaction id (see `prepare`).
+ * - for a PIX charge or a cash-out, its id (see `prepare`).
  * It replaces three statements (address check, lookup, count) that each authenticated request ran
  * before (tests/bench/PROFILE.md). Prepared once per database handle.
  */
@@ -32,8 +32,19 @@ export type Authentication = {
   rateLimitedSeconds: number | null;
   /** The processor named by the account's PSP settings; null when it has none. */
   pspProcessor: string | null;
-  /** The transaction id the statement took (asked with `reserveTransactionId`, for a request that goes on). */
-  reservedTransactionId: number | null;
+  /** The id the statement took from the sequence asked with `reserveId`, for a request that goes on. */
+  reservedId: number | null;
+};
+
+/**
+ * The sequences whose next id the authenticating statement can take for a request that needs its id
+ * before its one writing statement: a PIX charge (its txid is built from it) and a cash-out (its
+ * event and Efí's idEnvio are), each with its own prepared statement.
+ */
+export type ReservableId = "transactions" | "cash_outs";
+const RESERVING: Record<ReservableId, string> = {
+  transactions: "authenticate_secret_key_reserving",
+  cash_outs: "authenticate_secret_key_reserving_cash_out",
 };
 
 type Counter = { key: string; hits: number; expires_ms: number };
@@ -41,14 +52,14 @@ type Counter = { key: string; hits: number; expires_ms: number };
 const ph = (name: string) => sql.placeholder(name);
 
 /**
- * With `reserve`, the statement also takes the next transaction id when the request will go on (the
- * key is valid, its address not refused, the key within both of its windows): a PIX charge needs its
- * id before its one writing statement (the txid is built from it), and taking it here spares that
- * charge a round trip. A request that fails after this (a 400, a 422) leaves the id unused: a gap,
- * as a rolled-back insert leaves in any sequence. The ids are one sequence for all accounts, so a
- * merchant's own ids were never contiguous.
+ * With `reserve`, the statement also takes the next id of that table when the request will go on (the
+ * key is valid, its address not refused, the key within both of its windows): a PIX charge or a
+ * cash-out needs its id before its one writing statement, and taking it here spares it a round trip.
+ * A request that fails after this (a 400, a 422) leaves the id unused: a gap, as a rolled-back insert
+ * leaves in any sequence. The ids are one sequence for all accounts, so a merchant's own ids were
+ * never contiguous.
  */
-function prepare(db: Db, reserve: boolean) {
+function prepare(db: Db, reserve: ReservableId | null) {
   const counted = db.$with("counted", { key: sql<string>`key` }).as(sql`
     insert into rate_limit_counters as c (key, window_start, hits, expires_at)
     select v.key, now(), 1, now() + make_interval(secs => v.secs)
@@ -74,7 +85,7 @@ function prepare(db: Db, reserve: boolean) {
             reservedId: sql<string | null>`case when ${companies.id} is not null
               and not exists (select 1 from rate_limit_counters g where g.key = ${ph("guardKey")} and g.expires_at > now() and g.hits >= ${ph("guardPoints")}::int)
               and not exists (select 1 from ${counted} where (key = ${ph("burstKey")} and hits > ${ph("burstPoints")}::int) or (key = ${ph("sustainedKey")} and hits > ${ph("sustainedPoints")}::int))
-              then nextval(pg_get_serial_sequence('transactions', 'id'))::text end`,
+              then nextval(pg_get_serial_sequence(${sql.raw(`'${reserve}'`)}, 'id'))::text end`,
           }
         : {}),
     })
@@ -83,23 +94,26 @@ function prepare(db: Db, reserve: boolean) {
     .leftJoin(companies, eq(companies.id, apiKeys.companyId))
     .leftJoin(accountPspConfigs, eq(accountPspConfigs.companyId, companies.id))
     .limit(1)
-    .prepare(reserve ? "authenticate_secret_key_reserving" : "authenticate_secret_key");
+    .prepare(reserve ? RESERVING[reserve] : "authenticate_secret_key");
 }
-const prepareLookup = (db: Db) => prepare(db, false);
-const prepareReserving = (db: Db) => prepare(db, true);
+const prepareLookup = (db: Db) => prepare(db, null);
+const prepareReserving: Record<ReservableId, (db: Db) => ReturnType<typeof prepare>> = {
+  transactions: (db) => prepare(db, "transactions"),
+  cash_outs: (db) => prepare(db, "cash_outs"),
+};
 
 const secondsUntil = (endMs: number, nowMs: number) => Math.max(1, Math.ceil((endMs - nowMs) / 1000));
 
 /** The account of a secret key, the address check and the key's rate-limit count, in one statement. */
-export async function authenticateSecretKey(req: Request, secretKey: string, options: { reserveTransactionId?: boolean } = {}): Promise<Authentication> {
+export async function authenticateSecretKey(req: Request, secretKey: string, options: { reserveId?: ReservableId } = {}): Promise<Authentication> {
   const address = clientAddress(req.headers);
   const guard = PUBLIC_LIMITS.invalidKeyPerAddress;
   const { burst, sustained } = keyLimits();
   // A key of the wrong shape is looked up as an impossible hash: the address check still runs.
   const secretHash = SECRET_KEY_RE.test(secretKey) ? sha256Hex(secretKey) : "-";
   const tokenKey = secretHash.slice(0, 24);
-  const statement = options.reserveTransactionId
-    ? preparedOn(getDb(), "authenticate_secret_key_reserving", prepareReserving)
+  const statement = options.reserveId
+    ? preparedOn(getDb(), RESERVING[options.reserveId], prepareReserving[options.reserveId])
     : preparedOn(getDb(), "authenticate_secret_key", prepareLookup);
   const [row] = (await statement.execute({
     secretHash,
@@ -124,6 +138,6 @@ export async function authenticateSecretKey(req: Request, secretKey: string, opt
     if (c && Number(c.hits) > limit.points) rateLimitedSeconds = Math.max(rateLimitedSeconds ?? 0, secondsUntil(Number(c.expires_ms), nowMs));
   }
   const account = addressBlockedSeconds === null ? row.company : null;
-  const reservedTransactionId = account && rateLimitedSeconds === null && row.reservedId != null ? Number(row.reservedId) : null;
-  return { account, addressBlockedSeconds, rateLimitedSeconds, pspProcessor: row.pspProcessor ?? null, reservedTransactionId };
+  const reservedId = account && rateLimitedSeconds === null && row.reservedId != null ? Number(row.reservedId) : null;
+  return { account, addressBlockedSeconds, rateLimitedSeconds, pspProcessor: row.pspProcessor ?? null, reservedId };
 }

@@ -8,7 +8,7 @@ import { ServiceError } from "@/lib/services/errors";
 import { parseBasicAuth } from "./basic-auth";
 import { readJson, zodFieldErrors } from "./body";
 import { errorResponse } from "./errors";
-import { authenticateSecretKey } from "./authenticate";
+import { authenticateSecretKey, type ReservableId } from "./authenticate";
 import { countInvalidKey, RateLimitedError, refuseAddressGuessingKeys } from "./public-limits";
 import { withIdempotency } from "./idempotency";
 import { dialectOf } from "./dialect";
@@ -33,12 +33,12 @@ type Options = {
   /** Honour the Idempotency-Key header (POSTs that create or move money). */
   idempotent?: boolean;
   /**
-   * Whether the request (by its body) will need a transaction id before its writing statement (a PIX
-   * charge): the authenticating statement then takes it (lib/http/authenticate.ts), one round trip
-   * fewer. The body is then read before the key is checked; an unreadable body still answers after
-   * the key's 401 or 429, as on every other route.
+   * Which id the request (by its body) will need before its writing statement, if any (a PIX charge's
+   * transaction id, a cash-out's id): the authenticating statement then takes it
+   * (lib/http/authenticate.ts), one round trip fewer. The body is then read before the key is checked;
+   * an unreadable body still answers after the key's 401 or 429, as on every other route.
    */
-  reservesTransactionId?: (body: unknown) => boolean;
+  reservesId?: (body: unknown) => ReservableId | null;
 };
 
 function requestIdOf(req: Request): string {
@@ -121,11 +121,11 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         await countInvalidKey(req);
         throw new ServiceError("unauthorized", "A secret key (sk_...) is required; a public key alone is only for card tokenization.");
       }
-      const early = options.reservesTransactionId ? await bodyOf(req).then((b) => ({ body: b }), (error: unknown) => ({ error })) : null;
-      const reserve = early !== null && "body" in early && options.reservesTransactionId!(early.body.value);
+      const early = options.reservesId ? await bodyOf(req).then((b) => ({ body: b }), (error: unknown) => ({ error })) : null;
+      const reserve = early !== null && "body" in early ? (options.reservesId!(early.body.value) ?? undefined) : undefined;
       // One statement: the address check (before the key counts), the lookup, the key's rate limit
-      // (and, for a PIX charge, its id).
-      const auth = await authenticateSecretKey(req, creds.secretKey, { reserveTransactionId: reserve });
+      // (and, for a PIX charge or a cash-out, its id).
+      const auth = await authenticateSecretKey(req, creds.secretKey, { reserveId: reserve });
       if (auth.addressBlockedSeconds !== null) throw new RateLimitedError(auth.addressBlockedSeconds, "requests with invalid credentials from this address");
       const account = auth.account;
       if (!account || (creds.publicKey !== null && !safeEqual(creds.publicKey, account.publicKey))) {
@@ -151,7 +151,7 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         url: new URL(req.url),
         dialect: dialectOf(req.url),
         pspProcessor: auth.pspProcessor,
-        ...(auth.reservedTransactionId !== null ? { reservedTransactionId: auth.reservedTransactionId } : {}),
+        ...(auth.reservedId === null ? {} : reserve === "cash_outs" ? { reservedCashOutId: auth.reservedId } : { reservedTransactionId: auth.reservedId }),
       };
       const call = async (tx?: Tx) => {
         try {

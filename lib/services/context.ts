@@ -23,6 +23,8 @@ export type ServiceContext = {
    * the API: lib/http/authenticate.ts). The charge uses it instead of taking one; absent elsewhere.
    */
   reservedTransactionId?: number;
+  /** The same for a cash-out requested over the API (its event and Efí's idEnvio are built from its id). */
+  reservedCashOutId?: number;
 };
 
 export function systemContext(account: Account, now = new Date()): ServiceContext {

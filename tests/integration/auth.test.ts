@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { basic, call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
+import { paidPix } from "../helpers/money";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { rotateSecretKey } from "@/lib/services/accounts/accounts";
 import { eq, sql } from "drizzle-orm";
@@ -91,25 +92,25 @@ describe("a PIX charge's id, taken by the authenticating statement", () => {
 
   it("is taken only for a request that goes on: never for an unknown key nor a key over its limit", async () => {
     const c = await createTestAccount("Loja ids");
-    const first = await authenticateSecretKey(company(), c.secretKey, { reserveTransactionId: true });
+    const first = await authenticateSecretKey(company(), c.secretKey, { reserveId: "transactions" });
     expect(first.account?.id).toBe(c.companyId);
-    expect(first.reservedTransactionId).toEqual(expect.any(Number));
+    expect(first.reservedId).toEqual(expect.any(Number));
     // Without asking, nothing is taken.
-    expect((await authenticateSecretKey(company(), c.secretKey)).reservedTransactionId).toBeNull();
+    expect((await authenticateSecretKey(company(), c.secretKey)).reservedId).toBeNull();
     // An unknown key takes nothing: the next id follows the first.
-    const unknown = await authenticateSecretKey(company(), `sk_test_${"x".repeat(32)}`, { reserveTransactionId: true });
-    expect(unknown).toMatchObject({ account: null, reservedTransactionId: null });
-    const second = await authenticateSecretKey(company(), c.secretKey, { reserveTransactionId: true });
-    expect(second.reservedTransactionId).toBe(first.reservedTransactionId! + 1);
+    const unknown = await authenticateSecretKey(company(), `sk_test_${"x".repeat(32)}`, { reserveId: "transactions" });
+    expect(unknown).toMatchObject({ account: null, reservedId: null });
+    const second = await authenticateSecretKey(company(), c.secretKey, { reserveId: "transactions" });
+    expect(second.reservedId).toBe(first.reservedId! + 1);
     // A key over its burst window takes nothing either.
     let limited = second;
     for (let i = 0; i < 400 && limited.rateLimitedSeconds === null; i++) limited = await authenticateSecretKey(company(), c.secretKey);
     expect(limited.rateLimitedSeconds).not.toBeNull();
-    const over = await authenticateSecretKey(company(), c.secretKey, { reserveTransactionId: true });
+    const over = await authenticateSecretKey(company(), c.secretKey, { reserveId: "transactions" });
     expect(over.rateLimitedSeconds).not.toBeNull();
-    expect(over.reservedTransactionId).toBeNull();
+    expect(over.reservedId).toBeNull();
     const [{ last }] = rowsOf<{ last: string }>(await getDb().execute(sql`select last_value::text as last from transactions_id_seq`));
-    expect(Number(last)).toBe(second.reservedTransactionId);
+    expect(Number(last)).toBe(second.reservedId);
   });
 
   it("is the id of the charge created over HTTP, and a boleto takes its id from its insert", async () => {
@@ -131,6 +132,31 @@ describe("a PIX charge's id, taken by the authenticating statement", () => {
     // A body that is not JSON still answers 401 to a wrong key, and 400 to a right one.
     expectErrorBody(await call("POST", "/api/v1/transactions", { auth: `sk_test_${"y".repeat(32)}`, rawBody: "{not json", headers: { "content-type": "application/json" } }), 401, "unauthorized");
     expect((await call("POST", "/api/v1/transactions", { auth: c.secretKey, rawBody: "{not json", headers: { "content-type": "application/json" } })).status).toBe(400);
+  });
+});
+
+describe("a cash-out's id, taken by the authenticating statement", () => {
+  const company = () => new Request("http://localhost/api/v1/cashOut/request", { method: "POST" });
+  const lastOf = async (seq: string) => Number(rowsOf<{ last: string }>(await getDb().execute(sql`select last_value::text as last from ${sql.identifier(seq)}`))[0].last);
+
+  it("comes from the cash-outs' sequence, is the id of the cash-out created over HTTP, and a refused one leaves a gap", async () => {
+    const c = await createTestAccount("Loja saque ids");
+    await paidPix(c, 10_000);
+    const transactionsBefore = await lastOf("transactions_id_seq");
+    const first = await call("POST", "/api/v1/cashOut/request", { auth: c.secretKey, body: { amount: 100, pixKey: "maria@example.com" } });
+    expect(first.status, first.text).toBe(201);
+    expect(await lastOf("cash_outs_id_seq")).toBe(first.body.data.id);
+    const taken = await authenticateSecretKey(company(), c.secretKey, { reserveId: "cash_outs" });
+    expect(taken.reservedId).toBe(first.body.data.id + 1);
+    const second = await call("POST", "/api/v1/cashOut/request", { auth: c.secretKey, body: { amount: 100, pixKey: "maria@example.com" } });
+    expect(second.body.data.id).toBe(first.body.data.id + 2);
+    // A cash-out the body then refuses (or the balance does) leaves its id unused.
+    expect((await call("POST", "/api/v1/cashOut/request", { auth: c.secretKey, body: { amount: -1, pixKey: "maria@example.com" } })).status).toBe(400);
+    expect((await call("POST", "/api/v1/cashOut/request", { auth: c.secretKey, body: { amount: 10_000_000, pixKey: "maria@example.com" } })).status).toBe(422);
+    const third = await call("POST", "/api/v1/cashOut/request", { auth: c.secretKey, body: { amount: 100, pixKey: "maria@example.com" } });
+    expect(third.body.data.id).toBe(second.body.data.id + 3);
+    // No transaction id was taken for them.
+    expect(await lastOf("transactions_id_seq")).toBe(transactionsBefore);
   });
 });
 

@@ -43,7 +43,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
   const fee = computeCashOutFee(ctx.account.feePlan);
   const route = await payoutRouteFor(ctx.account.id, outer, ctx.pspProcessor);
   const q = outer ?? getDb();
-  const id = await reserveCashOutId(q);
+  const id = ctx.reservedCashOutId ?? (await reserveCashOutId(q));
   const values: NewCashOut = {
     id,
     companyId: ctx.account.id,

@@ -18,5 +18,5 @@ export const POST = withApiKey(
     return ok(ctx.dialect === "v1" ? transactionView(ctx, transaction) : response, 201, "Transaction created successfully.");
   },
   // A PIX charge's id is taken by the authenticating statement (lib/http/authenticate.ts).
-  { idempotent: true, reservesTransactionId: takesIdBeforeItsWrite },
+  { idempotent: true, reservesId: (body) => (takesIdBeforeItsWrite(body) ? "transactions" : null) },
 );

@@ -6,5 +6,6 @@ import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
 
 export const POST = withApiKey(
   async (_req, ctx) => ok(cashOutResource(await requestCashOut(ctx, ctx.body as CashOutInput, ctx.tx)), 201),
-  { idempotent: true },
+  // Every cash-out takes its id before its one writing statement: the key's check takes it.
+  { idempotent: true, reservesId: () => "cash_outs" },
 );
