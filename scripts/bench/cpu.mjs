@@ -5,24 +5,8 @@
 //   NEXT_DIST_DIR=.next-bench node scripts/bench/cpu.mjs [postgres|pglite]
 //
 // On PGlite the database runs inside the app process: its CPU is in the app's figure.
-import { api, cannon, cpuMs, createDatabase, startApp, statisticsSettled } from "./lib.mjs";
+import { api, cannon, cpuMs, createDatabase, pgCpu, startApp, statisticsSettled } from "./lib.mjs";
 import { AUTH, pixBody } from "./fixtures.mjs";
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-/** CPU ms (user + system) of every process named postgres on this machine. */
-const pgCpu = () => {
-  let ticks = 0;
-  const pids = execFileSync("pgrep", ["-x", "postgres"], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return ticks * 10; // USER_HZ is 100 on Linux
-};
 const kind = process.argv[2] ?? "postgres";
 const db = await createDatabase(kind, "postgres://postgres@127.0.0.1:5432/postgres");
 const app = await startApp(db, Number(process.env.BENCH_PORT ?? 3792), { BENCH_BASELINE: "1" });

@@ -297,3 +297,17 @@ export function cpuMs(pid) {
     return 0;
   }
 }
+
+/** CPU ms (user + system) of every process named postgres on this machine. */
+export function pgCpu() {
+  let ticks = 0;
+  for (const pid of execFileSync("pgrep", ["-x", "postgres"], { encoding: "utf8" }).trim().split("\n").filter(Boolean)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
