@@ -97,10 +97,6 @@ function prepare(db: Db, reserve: ReservableId | null) {
     .prepare(reserve ? RESERVING[reserve] : "authenticate_secret_key");
 }
 const prepareLookup = (db: Db) => prepare(db, null);
-const prepareReserving: Record<ReservableId, (db: Db) => ReturnType<typeof prepare>> = {
-  transactions: (db) => prepare(db, "transactions"),
-  cash_outs: (db) => prepare(db, "cash_outs"),
-};
 
 const secondsUntil = (endMs: number, nowMs: number) => Math.max(1, Math.ceil((endMs - nowMs) / 1000));
 
@@ -112,8 +108,9 @@ export async function authenticateSecretKey(req: Request, secretKey: string, opt
   // A key of the wrong shape is looked up as an impossible hash: the address check still runs.
   const secretHash = SECRET_KEY_RE.test(secretKey) ? sha256Hex(secretKey) : "-";
   const tokenKey = secretHash.slice(0, 24);
-  const statement = options.reserveId
-    ? preparedOn(getDb(), RESERVING[options.reserveId], prepareReserving[options.reserveId])
+  const reserve = options.reserveId;
+  const statement = reserve
+    ? preparedOn(getDb(), RESERVING[reserve], (db) => prepare(db, reserve))
     : preparedOn(getDb(), "authenticate_secret_key", prepareLookup);
   const [row] = (await statement.execute({
     secretHash,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db/rows";
 import { getDb } from "@/lib/db/client";
 import { cashOuts, companies, webhookEvents } from "@/lib/db/schema";
 import { DEFAULT_FEE_PLAN } from "@/lib/domain/fees";
@@ -95,6 +96,10 @@ describe("the cash-out job's pass", () => {
     expect(await advanceDueCashOuts({ now: later(0), limit: 43 })).toBe(43);
     let statuses = await statusOf();
     expect(ids.map((id) => statuses.get(id))).toEqual([...Array(43).fill("processing"), "pending", "pending"]);
+    // Each claim's steps were one transaction: the rows it moved carry its transaction id (xmin).
+    const xmins = rowsOf<{ xmin: string }>(await getDb().execute(sql`select xmin::text as xmin from cash_outs where company_id = ${a.companyId} and status = 'processing' order by id`));
+    const claims = [...new Set(xmins.map((r) => r.xmin))].map((x) => xmins.filter((r) => r.xmin === x).length);
+    expect(claims).toEqual([20, 20, 3]);
     expect(await advanceDueCashOuts({ now: later(0) })).toBe(2);
     for (const id of ids) expect((await cashOutEvents(id)).map((e) => e.status)).toEqual(["pending", "processing"]);
 
