@@ -1,11 +1,14 @@
-import { sql } from "drizzle-orm";
-import type { Queryable } from "@/lib/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import type { Queryable, Tx } from "@/lib/db/client";
 import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
 import { insertIf } from "@/lib/db/insert-if";
 import { reserveId, rowsOf } from "@/lib/db/rows";
 import { cashOutRule, cashOutTargetOf } from "@/lib/domain/transitions";
 import type { CashOutRow } from "@/lib/core/rows";
 import { journalInStatement } from "@/lib/ledger/post";
+import { ensureLedgerAccounts } from "@/lib/ledger/accounts";
+import { ServiceError } from "@/lib/core/errors";
+import type { JournalDraft } from "@/lib/domain/ledger";
 import { cashOutEventValues } from "@/lib/webhooks/outbox";
 import { cashOutEventData } from "@/lib/webhooks/payloads";
 import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
@@ -68,4 +71,61 @@ export async function insertCashOutWithRequest(
     throw new Error(`Cash-out ${row.id}: ${outcome.cash_outs} rows and ${outcome.moved} of ${journal.accounts} balances written`);
   }
   return { written: true, cashOut: row };
+}
+
+/** A move of a cash-out after its request, as executeCashOut was given it (lib/executor/execute.ts). */
+export type CashOutMove = { cashOut: CashOutRow; from: string; to: string; patch: Partial<CashOutRow>; journal: JournalDraft | null };
+
+/**
+ * A cash-out's later move (processing, completed, failed) in one statement, as its request is: the
+ * subject's row locked and checked still `from` (`subject`), the journal of the move (its accounts
+ * locked in the one fixed order, the guard), the cash-out's UPDATE and its outbox event, every write
+ * conditioned on one `ok` (the subject as read, every account found, no guarded debit overdrawn). A
+ * move of the sandbox's cash-out job took two statements (UPDATE, event) or four (with the accounts'
+ * lock and the journal). The row after the move is the row read plus the move's columns, as the
+ * request's row is built before its statement: the event's payload is made from it.
+ *
+ * Nothing written: a concurrent move got there first (409 conflict), or the balance does not cover a
+ * guarded debit (422 insufficient_balance), or an account was missing, which is created (as postJournal
+ * does) before the statement runs once more.
+ */
+export async function moveCashOutInOneStatement(tx: Tx, ctx: { now: Date }, move: CashOutMove): Promise<CashOutRow> {
+  const before = move.cashOut;
+  const after: CashOutRow = { ...before, ...move.patch, status: move.to, updatedAt: ctx.now };
+  const subject = sql`subject as (select id from ${cashOuts} where id = ${before.id}::bigint and status = ${move.from}::text for update)`;
+  const asRead = sql`exists (select 1 from subject)`;
+  const journal = move.journal ? journalInStatement({ ...move.journal, now: ctx.now }, { also: asRead }) : null;
+  const ok = journal ? journal.ok : asRead;
+  const update = tx
+    .update(cashOuts)
+    .set({ ...move.patch, status: move.to, updatedAt: ctx.now })
+    .where(and(eq(cashOuts.id, before.id), eq(cashOuts.status, move.from), ok))
+    .returning({ id: cashOuts.id });
+  const event = cashOutEventValues(after, cashOutEventData(after), ctx.now);
+  const outbox = insertIf(webhookEvents, event, sql`exists (select 1 from cash_out)`);
+  const notify = event.deliveryState === "pending" ? sql`(select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) from outbox)` : sql`null`;
+  const run = async () => {
+    const result = await executePrepared(tx, sql`
+      with ${subject},${journal ? sql` ${journal.ctes},` : sql``}
+      cash_out as (${update.getSQL()}),
+      outbox as (${outbox} returning id)
+      select ${ok} as ok, (select count(*) from subject)::int as as_read, (select count(*) from cash_out)::int as moved,
+        ${journal ? journal.found : sql`0`} as found, ${journal ? journal.moved : sql`0`} as balances, ${notify} as notified`);
+    const [outcome] = rowsOf<{ ok: boolean; as_read: number; moved: number; found: number; balances: number }>(result);
+    return { ok: outcome.ok, asRead: Number(outcome.as_read), moved: Number(outcome.moved), found: Number(outcome.found), balances: Number(outcome.balances) };
+  };
+  let outcome = await run();
+  if (!outcome.ok && outcome.asRead === 1 && journal && outcome.found < journal.accounts) {
+    await ensureLedgerAccounts(tx, before.companyId);
+    outcome = await run();
+  }
+  if (!outcome.ok) {
+    if (outcome.asRead === 0) throw new ServiceError("conflict", `Cash-out ${before.id} changed while this request ran; read it and try again.`);
+    if (journal && outcome.found < journal.accounts) throw new Error(`Cash-out ${before.id}: ${outcome.found} of ${journal.accounts} ledger accounts found after creating them`);
+    throw new ServiceError("insufficient_balance", "The available balance does not cover this amount.");
+  }
+  if (outcome.moved !== 1 || (journal && outcome.balances !== journal.accounts)) {
+    throw new Error(`Cash-out ${before.id}: ${outcome.moved} rows and ${outcome.balances} of ${journal?.accounts ?? 0} balances written`);
+  }
+  return after;
 }

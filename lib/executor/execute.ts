@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
-import { cashOuts, transactions, transactionStatusChanges } from "@/lib/db/schema";
+import { transactions, transactionStatusChanges } from "@/lib/db/schema";
 import { isCashOutStatus, type CashOutStatus } from "@/lib/domain/cash-out";
 import { isTransactionStatus, webhookEventKind, type PaymentMethod, type TransactionStatus } from "@/lib/domain/status";
 import {
@@ -16,6 +16,7 @@ import type { CashOutRow, TransactionRow } from "@/lib/core/rows";
 import { ServiceError } from "@/lib/core/errors";
 import { enqueueCashOutEvent, enqueueTransactionEvent } from "@/lib/webhooks/outbox";
 import { cashOutEventData } from "@/lib/webhooks/payloads";
+import { moveCashOutInOneStatement } from "./cash-out-in-one-statement";
 
 /**
  * The one executor: every change of a transaction or a cash-out (its creation included) runs here,
@@ -122,18 +123,17 @@ export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promi
   if (to === null || (creation && to !== before.status)) {
     throw new Error(`Cash-out ${before.id} cannot move from ${before.status} under ${step.cause}`);
   }
-  let after = before;
   if (!creation) {
-    const rows = await tx
-      .update(cashOuts)
-      .set({ ...rule.patch(step.facts), status: to, updatedAt: ctx.now })
-      .where(and(eq(cashOuts.id, before.id), eq(cashOuts.status, before.status)))
-      .returning();
-    after = movedOrConflict(rows, `Cash-out ${before.id}`);
+    // A later move is one statement (lib/executor/cash-out-in-one-statement.ts): the row after it is
+    // the row read plus the move's columns, and the table's journal is built from that.
+    const patch = rule.patch(step.facts);
+    const after: CashOutRow = { ...before, ...patch, status: to, updatedAt: ctx.now };
+    if (rule.event !== "status") throw new Error(`${step.cause} moves a cash-out without telling the merchant: the money table says otherwise`);
+    return moveCashOutInOneStatement(tx, ctx, { cashOut: before, from: before.status, to, patch, journal: rule.journal({ before, after, facts: step.facts }) });
   }
   // The event first and the guarded debit last (see executeTransaction).
-  if (rule.event === "status") await enqueueCashOutEvent(tx, after, cashOutEventData(after), ctx.now);
-  const journal = rule.journal({ before, after, facts: step.facts });
+  if (rule.event === "status") await enqueueCashOutEvent(tx, before, cashOutEventData(before), ctx.now);
+  const journal = rule.journal({ before, after: before, facts: step.facts });
   if (journal) await postJournal(tx, { ...journal, now: ctx.now });
-  return after;
+  return before;
 }

@@ -140,9 +140,11 @@ export type JournalInStatement = {
  *   after it computed from the locked balance), written only when `journal_ok` holds.
  *
  * When an account is missing (found < accounts) nothing is written: the caller goes the way of
- * postJournal, which creates a merchant's accounts on first use.
+ * postJournal, which creates a merchant's accounts on first use. `also`: a condition of the caller's
+ * statement that `journal_ok` requires too (it may name a CTE defined before the journal's), so that
+ * one `ok` decides every write of the statement.
  */
-export function journalInStatement(input: JournalInput): JournalInStatement {
+export function journalInStatement(input: JournalInput, opts: { also?: SQL } = {}): JournalInStatement {
   const lines = nonZero(input.lines);
   assertBalanced(lines);
   if (lines.length === 0) throw new Error(`Journal of ${input.kind} has no lines`);
@@ -169,7 +171,8 @@ export function journalInStatement(input: JournalInput): JournalInStatement {
       for update
     ), wanted(owner, kind, delta, floor) as (values ${sql.join(wanted, sql`, `)}),
     journal_ok as (
-      select count(*) = ${accounts.size}::int and coalesce(bool_and(w.floor is null or l.balance >= w.floor), true) as ok, count(*)::int as found
+      select count(*) = ${accounts.size}::int and coalesce(bool_and(w.floor is null or l.balance >= w.floor), true)${opts.also ? sql` and ${opts.also}` : sql``} as ok,
+        count(*)::int as found
       from locked l join wanted w on w.owner = l.owner and w.kind = l.kind
     ), moved as (
       update ${ledgerAccounts} a set balance = a.balance + w.delta
