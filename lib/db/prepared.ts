@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, type Table } from "drizzle-orm";
+import { getTableColumns, getTableName, sql, type SQL, type Table } from "drizzle-orm";
 import { CasingCache } from "drizzle-orm/casing";
 import type { Db, Queryable } from "./client";
 
@@ -57,4 +57,23 @@ export function tableRowsOf<T extends Table>(table: T, raw: Record<string, unkno
     decoders.set(table, decode);
   }
   return raw.map(decode) as T["$inferSelect"][];
+}
+
+/**
+ * A table's columns as the select list of a raw statement (`"t"."id", "t"."created_at", ...`), made
+ * once per table: drizzle's `select({ row: table })` walks and names every column of the selection on
+ * every call (buildSelection, the column's casing), which a list page paid on each request. The rows
+ * come back under the columns' names, for tableRowsOf.
+ */
+const selectLists = new WeakMap<Table, SQL>();
+
+export function tableColumnsOf(table: Table): SQL {
+  let list = selectLists.get(table);
+  if (!list) {
+    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+    const t = quote(getTableName(table));
+    list = sql.raw(Object.values(getTableColumns(table)).map((column) => `${t}.${quote(casing.getColumnCasing(column))}`).join(", "));
+    selectLists.set(table, list);
+  }
+  return list;
 }

@@ -1,7 +1,8 @@
 /**
  * tableRowsOf (lib/db/prepared.ts) maps raw rows of a table the way drizzle maps a `select()` of it:
  * the list page relies on it instead of drizzle's per-field mapping. Same objects, key for key and
- * type for type (dates, numbers, JSON, booleans, nulls), on the suite's database.
+ * type for type (dates, numbers, JSON, booleans, nulls), on the suite's database. tableColumnsOf is
+ * the select list the page is read with.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { inArray, sql } from "drizzle-orm";
@@ -10,7 +11,7 @@ import { createTestAccount } from "../helpers/accounts";
 import { pixCharge } from "../helpers/webhook-receiver";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
-import { executePrepared, tableRowsOf } from "@/lib/db/prepared";
+import { executePrepared, tableColumnsOf, tableRowsOf } from "@/lib/db/prepared";
 import { rowsOf } from "@/lib/db/rows";
 import { listTransactions } from "@/lib/services/transactions/list-transactions";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
@@ -44,6 +45,14 @@ describe("tableRowsOf", () => {
     expect(mapped[1].paidAt).toBeInstanceOf(Date);
     expect(mapped[0].metadata).toEqual(expected[0].metadata);
     expect(typeof mapped[0].amount).toBe("number");
+  });
+
+  it("reads the same rows from the select list tableColumnsOf makes (every column, under its own name)", async () => {
+    const db = getDb();
+    const expected = await db.select().from(transactions).where(inArray(transactions.id, ids)).orderBy(transactions.id);
+    const raw = rowsOf<Record<string, unknown>>(await executePrepared(db, sql`select ${tableColumnsOf(transactions)} from ${transactions} where ${inArray(transactions.id, ids)} order by id`));
+    expect(Object.keys(raw[0]).length).toBe(Object.keys(expected[0]).length);
+    expect(tableRowsOf(transactions, raw)).toEqual(expected);
   });
 
   it("is what a list page returns, with the page's count", async () => {

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { executePrepared, tableRowsOf } from "@/lib/db/prepared";
+import { executePrepared, tableColumnsOf, tableRowsOf } from "@/lib/db/prepared";
 import { rowsOf } from "@/lib/db/rows";
 import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
@@ -62,15 +62,11 @@ export async function listTransactions(
   const pageOf = async (filter: SQL | undefined, limit: number, offset: number) => {
     // Prepared on the server per connection and text (lib/db/prepared.ts, executePrepared): the
     // page's text changes only with the filters given, every value is bound. The rows are mapped by
-    // the table's decoder (tableRowsOf), not drizzle's per-field walk.
-    const page = db
-      .select({ row: transactions, n: total.as("n") })
-      .from(transactions)
-      .where(filter)
-      .orderBy(...TRANSACTIONS_NEWEST_FIRST)
-      .limit(limit)
-      .offset(offset);
-    const raw = rowsOf<Record<string, unknown>>(await executePrepared(db, page.getSQL()));
+    // the table's decoder (tableRowsOf), not drizzle's per-field walk; the select list is made once
+    // (tableColumnsOf), and drizzle builds only the filters.
+    const page = sql`select ${tableColumnsOf(transactions)}, ${total} as n from ${transactions} where ${filter}
+      order by ${sql.join(TRANSACTIONS_NEWEST_FIRST, sql`, `)} limit ${limit} offset ${offset}`;
+    const raw = rowsOf<Record<string, unknown>>(await executePrepared(db, page));
     // A page past the end has no row to carry the count: it is counted alone.
     const n = raw.length ? raw[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
     return { rows: tableRowsOf(transactions, raw), n: Number(n) };
