@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, sql, type SQL, type Table } from "drizzle-orm";
 import { CasingCache } from "drizzle-orm/casing";
 import type { Db, Queryable } from "./client";
+import { rowsOf } from "./rows";
 
 /**
  * A prepared statement per database handle and name: drizzle builds the SQL and the row mapping
@@ -76,4 +77,22 @@ export function tableColumnsOf(table: Table): SQL {
     selectLists.set(table, list);
   }
   return list;
+}
+
+/**
+ * One page of a table's rows (every column, decoded as `select()` decodes them) and a count, in one
+ * statement prepared on the server: `count` is an uncorrelated subquery (counted once per statement)
+ * that each row carries. A page past the end has no row to carry it, and is counted alone.
+ */
+export async function readPage<T extends Table>(
+  q: Queryable,
+  table: T,
+  page: { filter: SQL | undefined; order: SQL[]; limit: number; offset: number; count: SQL },
+): Promise<{ rows: T["$inferSelect"][]; n: number }> {
+  const raw = rowsOf<Record<string, unknown>>(
+    await executePrepared(q, sql`select ${tableColumnsOf(table)}, ${page.count} as n from ${table} where ${page.filter}
+      order by ${sql.join(page.order, sql`, `)} limit ${page.limit} offset ${page.offset}`),
+  );
+  const n = raw.length ? raw[0].n : rowsOf<{ n: unknown }>(await executePrepared(q, sql`select ${page.count} as n`))[0].n;
+  return { rows: tableRowsOf(table, raw), n: Number(n) };
 }

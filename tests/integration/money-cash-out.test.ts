@@ -319,6 +319,12 @@ describe("POST /api/v1/cashOut/request", () => {
     const page2 = await call("GET", "/api/v1/cashOut?limit=3&page=2", { auth: a.secretKey });
     expect(page2.body.data.data.map((c: { id: number }) => c.id)).toEqual(ids.slice(3, 6));
     expect(page2.body.data.pagination).toMatchObject({ page: 2, limit: 3, total: ids.length });
+    // A page past the end has no row to carry the count: the total is still there.
+    const past = await call("GET", `/api/v1/cashOut?limit=3&page=${Math.ceil(ids.length / 3) + 2}`, { auth: a.secretKey });
+    expect(past.body.data.data).toEqual([]);
+    expect(past.body.data.pagination).toMatchObject({ total: ids.length });
+    // Each row is the cash-out as GET reads it.
+    expect(all.body.data.data[0]).toEqual((await call("GET", `/api/v1/cashOut/${ids[0]}`, { auth: a.secretKey })).body.data);
     const byRef = await call("GET", "/api/v1/cashOut?externalRef=saque-1", { auth: a.secretKey });
     expect(byRef.body.data.data).toHaveLength(1);
     const failed = await call("GET", "/api/v1/cashOut?status=failed", { auth: a.secretKey });

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { readPage } from "@/lib/db/prepared";
 import { cashOuts } from "@/lib/db/schema";
 import { cappedCount, pagination } from "@/lib/core/pagination";
 import type { ListCashOutsQuery } from "@/lib/schemas/money";
@@ -21,17 +22,14 @@ export async function listCashOuts(
   if (q.from) where.push(gte(cashOuts.createdAt, new Date(q.from)));
   if (q.to) where.push(lte(cashOuts.createdAt, toBound(q.to)));
   const cond = and(...where);
-  const db = getDb();
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(cashOuts)
-      .where(cond)
-      .orderBy(...CASH_OUTS_NEWEST_FIRST)
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit),
-    // Counted up to the cap pagination() shows (lib/core/pagination.ts), never all of the account's rows.
-    db.select({ total: cappedCount(sql`select 1 from ${cashOuts} where ${cond}`) }).from(sql`(select 1) as one`),
-  ]);
-  return { rows, pagination: pagination(q.page, q.limit, Number(total)) };
+  // The page and its count in one statement (lib/db/prepared.ts, readPage), the count up to the cap
+  // pagination() shows (lib/core/pagination.ts), never all of the account's rows.
+  const { rows, n: total } = await readPage(getDb(), cashOuts, {
+    filter: cond,
+    order: CASH_OUTS_NEWEST_FIRST,
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+    count: cappedCount(sql`select 1 from ${cashOuts} where ${cond}`),
+  });
+  return { rows, pagination: pagination(q.page, q.limit, total) };
 }

@@ -1,8 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { executePrepared, tableColumnsOf, tableRowsOf } from "@/lib/db/prepared";
-import { rowsOf } from "@/lib/db/rows";
+import { readPage } from "@/lib/db/prepared";
 import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
@@ -59,18 +58,11 @@ export async function listTransactions(
   // The total is counted up to the cap (lib/core/pagination.ts), not over all of the account's rows,
   // and in the same statement as the page (an uncorrelated subquery: counted once per statement).
   const total = cappedCount(sql`select 1 from ${transactions} where ${cond}`);
-  const pageOf = async (filter: SQL | undefined, limit: number, offset: number) => {
-    // Prepared on the server per connection and text (lib/db/prepared.ts, executePrepared): the
-    // page's text changes only with the filters given, every value is bound. The rows are mapped by
-    // the table's decoder (tableRowsOf), not drizzle's per-field walk; the select list is made once
-    // (tableColumnsOf), and drizzle builds only the filters.
-    const page = sql`select ${tableColumnsOf(transactions)}, ${total} as n from ${transactions} where ${filter}
-      order by ${sql.join(TRANSACTIONS_NEWEST_FIRST, sql`, `)} limit ${limit} offset ${offset}`;
-    const raw = rowsOf<Record<string, unknown>>(await executePrepared(db, page));
-    // A page past the end has no row to carry the count: it is counted alone.
-    const n = raw.length ? raw[0].n : (await db.select({ n: total }).from(sql`(select 1) as one`))[0].n;
-    return { rows: tableRowsOf(transactions, raw), n: Number(n) };
-  };
+  // One statement per page, prepared on the server per connection and text (lib/db/prepared.ts,
+  // readPage): the text changes only with the filters given, every value is bound, the select list is
+  // made once per table and the rows are decoded by the table's decoder.
+  const pageOf = (filter: SQL | undefined, limit: number, offset: number) =>
+    readPage(db, transactions, { filter, order: TRANSACTIONS_NEWEST_FIRST, limit, offset, count: total });
   if (q.cursor !== undefined) {
     const after = decodeCursor(q.cursor);
     const keyset = after
