@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, is, sql, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
 import { CasingCache } from "drizzle-orm/casing";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { quoteName } from "./prepared";
 
 /** The column names as the database has them: the handles are made with `casing: "snake_case"` (client.ts). */
 const casing = new CasingCache("snake_case");
@@ -37,10 +38,9 @@ function shapeOf(table: PgTable, given: [string, PgColumn][], overriding: boolea
   const key = `${getTableName(table)}|${overriding}|${given.map(([k]) => k).join(",")}`;
   let shape = shapes.get(key);
   if (!shape) {
-    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-    const names = given.map(([, column]) => quote(casing.getColumnCasing(column))).join(", ");
+    const names = given.map(([, column]) => quoteName(casing.getColumnCasing(column))).join(", ");
     shape = {
-      head: `insert into ${quote(getTableName(table))} (${names})${overriding ? " overriding system value" : ""} select `,
+      head: `insert into ${quoteName(getTableName(table))} (${names})${overriding ? " overriding system value" : ""} select `,
       tails: given.map(([, column], i) => `::${column.getSQLType()}${i < given.length - 1 ? ", " : " where "}`),
     };
     shapes.set(key, shape);

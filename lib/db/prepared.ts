@@ -41,6 +41,9 @@ export function executePrepared(q: Queryable, query: SQL): Promise<unknown> {
  * fifty columns pays a thousand times per request (tests/bench/PROFILE.md, eighth round).
  */
 const casing = new CasingCache("snake_case"); // the handles' casing (client.ts)
+
+/** A name quoted as an SQL identifier (a table's or a column's, in statements written as text). */
+export const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const decoders = new WeakMap<Table, (raw: Record<string, unknown>) => Record<string, unknown>>();
 
 export function tableRowsOf<T extends Table>(table: T, raw: Record<string, unknown>[]): T["$inferSelect"][] {
@@ -71,9 +74,8 @@ const selectLists = new WeakMap<Table, SQL>();
 export function tableColumnsOf(table: Table): SQL {
   let list = selectLists.get(table);
   if (!list) {
-    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-    const t = quote(getTableName(table));
-    list = sql.raw(Object.values(getTableColumns(table)).map((column) => `${t}.${quote(casing.getColumnCasing(column))}`).join(", "));
+    const t = quoteName(getTableName(table));
+    list = sql.raw(Object.values(getTableColumns(table)).map((column) => `${t}.${quoteName(casing.getColumnCasing(column))}`).join(", "));
     selectLists.set(table, list);
   }
   return list;

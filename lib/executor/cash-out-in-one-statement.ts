@@ -73,12 +73,15 @@ export async function insertCashOutWithRequest(
   return { written: true, cashOut: row };
 }
 
-/** A move of a cash-out after its request, as executeCashOut was given it (lib/executor/execute.ts). */
-export type CashOutMove = { cashOut: CashOutRow; from: string; to: string; patch: Partial<CashOutRow>; journal: JournalDraft | null };
+/**
+ * A move of a cash-out after its request, as executeCashOut builds it from the money table
+ * (lib/executor/execute.ts): the row as read, the columns the move sets, the row after it, its journal.
+ */
+export type CashOutMove = { cashOut: CashOutRow; patch: Partial<CashOutRow>; after: CashOutRow; journal: JournalDraft | null };
 
 /**
  * A cash-out's later move (processing, completed, failed) in one statement, as its request is: the
- * subject's row locked and checked still `from` (`subject`), the journal of the move (its accounts
+ * subject's row locked and checked still in the status read (`subject`), the journal of the move (its accounts
  * locked in the one fixed order, the guard), the cash-out's UPDATE and its outbox event, every write
  * conditioned on one `ok` (the subject as read, every account found, no guarded debit overdrawn). A
  * move of the sandbox's cash-out job took two statements (UPDATE, event) or four (with the accounts'
@@ -90,16 +93,15 @@ export type CashOutMove = { cashOut: CashOutRow; from: string; to: string; patch
  * does) before the statement runs once more.
  */
 export async function moveCashOutInOneStatement(tx: Tx, ctx: { now: Date }, move: CashOutMove): Promise<CashOutRow> {
-  const before = move.cashOut;
-  const after: CashOutRow = { ...before, ...move.patch, status: move.to, updatedAt: ctx.now };
-  const subject = sql`subject as (select id from ${cashOuts} where id = ${before.id}::bigint and status = ${move.from}::text for update)`;
+  const { cashOut: before, after } = move;
+  const subject = sql`subject as (select id from ${cashOuts} where id = ${before.id}::bigint and status = ${before.status}::text for update)`;
   const asRead = sql`exists (select 1 from subject)`;
   const journal = move.journal ? journalInStatement({ ...move.journal, now: ctx.now }, { also: asRead }) : null;
   const ok = journal ? journal.ok : asRead;
   const update = tx
     .update(cashOuts)
-    .set({ ...move.patch, status: move.to, updatedAt: ctx.now })
-    .where(and(eq(cashOuts.id, before.id), eq(cashOuts.status, move.from), ok))
+    .set({ ...move.patch, status: after.status, updatedAt: after.updatedAt })
+    .where(and(eq(cashOuts.id, before.id), eq(cashOuts.status, before.status), ok))
     .returning({ id: cashOuts.id });
   const event = cashOutEventValues(after, cashOutEventData(after), ctx.now);
   const outbox = insertIf(webhookEvents, event, sql`exists (select 1 from cash_out)`);

@@ -129,7 +129,7 @@ export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promi
     const patch = rule.patch(step.facts);
     const after: CashOutRow = { ...before, ...patch, status: to, updatedAt: ctx.now };
     if (rule.event !== "status") throw new Error(`${step.cause} moves a cash-out without telling the merchant: the money table says otherwise`);
-    return moveCashOutInOneStatement(tx, ctx, { cashOut: before, from: before.status, to, patch, journal: rule.journal({ before, after, facts: step.facts }) });
+    return moveCashOutInOneStatement(tx, ctx, { cashOut: before, patch, after, journal: rule.journal({ before, after, facts: step.facts }) });
   }
   // The event first and the guarded debit last (see executeTransaction).
   if (rule.event === "status") await enqueueCashOutEvent(tx, before, cashOutEventData(before), ctx.now);

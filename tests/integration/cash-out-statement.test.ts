@@ -261,6 +261,7 @@ describe("a cash-out's later move in one statement", () => {
     await paidPix(a, 10_000);
     const c = await requested(a, 1_000);
     const before = await writtenFor(c.id);
+    // Read as processing while it is still pending: the stale row is refused first (409), whatever the balance.
     const seen = await db
       .transaction(async (tx) => {
         // Less reserved than the cash-out holds: a state only a broken ledger has, made here to reach the guard.
