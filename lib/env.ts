@@ -89,6 +89,8 @@ const EnvSchema = z.object({
   BACKGROUND_JOBS: bool(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATABASE_POOL_SIZE: int(10, 1, 1000),
+  /** -1: unset (the default depends on the database: Env.heapGrowthPercent). */
+  HEAP_GROWTH_PERCENT: int(-1, 0, 400),
   RATE_LIMIT_PER_SECOND: int(100, 1, 1_000_000),
   RATE_LIMIT_BURST: int(200, 1, 10_000_000),
   CARD_TOKEN_LIMIT_PER_KEY: int(600, 1, 10_000_000),
@@ -166,6 +168,12 @@ export type Env = {
   /** SMTP server of the payer's receipts; undefined: no e-mail is sent. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /**
+   * How much V8 lets the JavaScript heap grow past what survived its last full collection, in percent
+   * (V8's --heap-growing-percent); 0 leaves V8's own factor (up to 4 ×). 50 on the embedded database,
+   * whose process also holds PostgreSQL's memory; 0 on PostgreSQL (lib/server-start.ts).
+   */
+  heapGrowthPercent: number;
 };
 
 export class ConfigError extends Error {
@@ -238,6 +246,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     trustedProxies: e.TRUSTED_PROXIES,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    heapGrowthPercent: e.HEAP_GROWTH_PERCENT === -1 ? (database === "pglite" ? 50 : 0) : e.HEAP_GROWTH_PERCENT,
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "@/lib/env";
+import { heapGrowthFlag } from "@/lib/server-start";
 
 describe("configuration", () => {
   it("defaults to the embedded database on port 3000 with private webhook URLs allowed in development", () => {
@@ -18,6 +19,16 @@ describe("configuration", () => {
     const env = parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" });
     expect(env.database).toBe("postgres");
     expect(env.demoMerchant).toBe(false);
+  });
+
+  it("holds the JavaScript heap to 50 % over its live size on the embedded database only, unless HEAP_GROWTH_PERCENT says otherwise", () => {
+    expect(parseEnv({}).heapGrowthPercent).toBe(50);
+    expect(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }).heapGrowthPercent).toBe(0);
+    expect(parseEnv({ HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
+    expect(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", HEAP_GROWTH_PERCENT: "100" }).heapGrowthPercent).toBe(100);
+    // What start-up hands V8: its flag, or nothing for V8's own growth.
+    expect(heapGrowthFlag(parseEnv({}).heapGrowthPercent)).toBe("--heap-growing-percent=50");
+    expect(heapGrowthFlag(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }).heapGrowthPercent)).toBeNull();
   });
 
   it("CHECKOUT_URL defaults to BASE_URL and trailing slashes are dropped", () => {
@@ -44,6 +55,8 @@ describe("configuration", () => {
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ RATE_LIMIT_PER_SECOND: "-1" }, "RATE_LIMIT_PER_SECOND"],
     [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
+    [{ HEAP_GROWTH_PERCENT: "-1" }, "HEAP_GROWTH_PERCENT"],
+    [{ HEAP_GROWTH_PERCENT: "half" }, "HEAP_GROWTH_PERCENT"],
   ] as [Record<string, string>, string][])("a bad value stops start-up with a sentence naming the variable: %o", (vars, name) => {
     expect(() => parseEnv(vars)).toThrow(ConfigError);
     expect(() => parseEnv(vars)).toThrow(new RegExp(`^Invalid configuration: .*${name}`));
