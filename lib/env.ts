@@ -91,6 +91,7 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: int(10, 1, 1000),
   /** -1: unset (the default depends on the database: Env.heapGrowthPercent). */
   HEAP_GROWTH_PERCENT: int(-1, 0, 400),
+  PGLITE_OPTIMIZING_COMPILER: bool(false),
   RATE_LIMIT_PER_SECOND: int(100, 1, 1_000_000),
   RATE_LIMIT_BURST: int(200, 1, 10_000_000),
   CARD_TOKEN_LIMIT_PER_KEY: int(600, 1, 10_000_000),
@@ -174,6 +175,8 @@ export type Env = {
    * whose process also holds PostgreSQL's memory; 0 on PostgreSQL (lib/server-start.ts).
    */
   heapGrowthPercent: number;
+  /** Whether V8 may compile the embedded database's hot WebAssembly functions a second time, optimized (V8's own tiering); false keeps its baseline code only (--liftoff-only). */
+  pgliteOptimizingCompiler: boolean;
 };
 
 export class ConfigError extends Error {
@@ -247,6 +250,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     heapGrowthPercent: e.HEAP_GROWTH_PERCENT === -1 ? (database === "pglite" ? 50 : 0) : e.HEAP_GROWTH_PERCENT,
+    pgliteOptimizingCompiler: e.PGLITE_OPTIMIZING_COMPILER,
   };
 }
 

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import v8 from "node:v8";
+import { describe, expect, it, vi } from "vitest";
 import { ConfigError, parseEnv } from "@/lib/env";
-import { heapGrowthFlag } from "@/lib/server-start";
+import { applyV8Flags, heapGrowthFlag, v8Flags } from "@/lib/server-start";
 
 describe("configuration", () => {
   it("defaults to the embedded database on port 3000 with private webhook URLs allowed in development", () => {
@@ -29,6 +30,30 @@ describe("configuration", () => {
     // What start-up hands V8: its flag, or nothing for V8's own growth.
     expect(heapGrowthFlag(parseEnv({}).heapGrowthPercent)).toBe("--heap-growing-percent=50");
     expect(heapGrowthFlag(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }).heapGrowthPercent)).toBeNull();
+  });
+
+  it("runs the embedded database's WebAssembly on V8's baseline compiler only, unless PGLITE_OPTIMIZING_COMPILER=true", () => {
+    expect(parseEnv({}).pgliteOptimizingCompiler).toBe(false);
+    expect(parseEnv({ PGLITE_OPTIMIZING_COMPILER: "true" }).pgliteOptimizingCompiler).toBe(true);
+    expect(() => parseEnv({ PGLITE_OPTIMIZING_COMPILER: "sometimes" })).toThrow(/PGLITE_OPTIMIZING_COMPILER/);
+    expect(v8Flags(parseEnv({}))).toEqual(["--heap-growing-percent=50", "--liftoff-only"]);
+    expect(v8Flags(parseEnv({ PGLITE_OPTIMIZING_COMPILER: "true", HEAP_GROWTH_PERCENT: "0" }))).toEqual([]);
+    // On PostgreSQL there is no WebAssembly in the process: neither flag is set unless asked for.
+    expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }))).toEqual([]);
+    expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", HEAP_GROWTH_PERCENT: "30" }))).toEqual(["--heap-growing-percent=30"]);
+  });
+
+  it("start-up hands each of its flags to V8 and returns what it set", () => {
+    const set = vi.spyOn(v8, "setFlagsFromString").mockImplementation(() => {}); // not on this test process
+    try {
+      expect(applyV8Flags(parseEnv({}))).toEqual(["--heap-growing-percent=50", "--liftoff-only"]);
+      expect(set.mock.calls).toEqual([["--heap-growing-percent=50"], ["--liftoff-only"]]);
+      set.mockClear();
+      expect(applyV8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }))).toEqual([]);
+      expect(set).not.toHaveBeenCalled();
+    } finally {
+      set.mockRestore();
+    }
   });
 
   it("CHECKOUT_URL defaults to BASE_URL and trailing slashes are dropped", () => {

@@ -132,6 +132,13 @@ describe("the app on SIGTERM", () => {
     const r = (receiver = await startReceiver(() => ({ status: 200, delayMs: 400 })));
     const env = { ...database.env, ...FAST };
     let app = await launch(env);
+    // The V8 flags start-up set, as its ready line states them (lib/server-start.ts, v8Flags).
+    let ready: string | undefined;
+    for (let i = 0; i < 50 && !ready; i++) {
+      ready = app.logs().split("\n").find((l) => l.includes('"arara ready"'));
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(JSON.parse(ready!).v8Flags).toEqual(onPostgres ? [] : ["--heap-growing-percent=50", "--liftoff-only"]);
 
     const accepted: { id: number; key: string }[] = [];
     const otherStatuses: string[] = [];
