@@ -187,7 +187,7 @@ async function apiScenarios(app, db) {
     }
     await warm(o);
     const r = await cannon(name, { ...common, ...o });
-    log(`${db.kind} ${name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms errors ${r.errors} non2xx ${r.non2xx}`);
+    log(`${db.kind} ${name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms errors ${r.errors} non2xx ${r.non2xx}; app RSS now ${rssMb(app.pid).toFixed(0)} MB`);
     out.push(r);
     await sleep(500);
   }
