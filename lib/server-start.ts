@@ -38,10 +38,12 @@ export function heapGrowthFlag(percent: number): string | null {
  * - on the embedded database, unless PGLITE_OPTIMIZING_COMPILER=true, `--liftoff-only`: PostgreSQL's
  *   WebAssembly runs as V8's baseline compiler (Liftoff) made it, and its hot functions are not
  *   compiled a second time by the optimizing compiler (TurboFan). That second compilation's code, and
- *   the memory it used while compiling, stayed resident: 50-70 MB of the process. Without it a
- *   statement timed in a loop ran 3-8 % slower, and the CPU of a request over HTTP measured the same
- *   (tests/bench/PROFILE.md, twelfth round). The flag concerns WebAssembly only, and the only
- *   WebAssembly in this process is PGlite's.
+ *   the memory it used while compiling, stayed resident: the app measured 35-80 MB smaller idle and
+ *   30-65 MB at the peak of a burst without it. A statement timed in a loop ran 3-8 % slower, and the
+ *   CPU of a request over HTTP measured the same (tests/bench/PROFILE.md, twelfth round). The flag
+ *   concerns WebAssembly only, and the only WebAssembly in this process is PGlite's. Under it V8 stops
+ *   the process if its baseline compiler cannot compile a function: config.test.ts compiles all of
+ *   PGlite's module that way, so an upgrade that brought such a function would fail the tests.
  */
 export function v8Flags(env: Pick<Env, "heapGrowthPercent" | "database" | "pgliteOptimizingCompiler">): string[] {
   const flags: string[] = [];

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import v8 from "node:v8";
 import { describe, expect, it, vi } from "vitest";
 import { ConfigError, parseEnv } from "@/lib/env";
@@ -42,6 +43,24 @@ describe("configuration", () => {
     expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }))).toEqual([]);
     expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", HEAP_GROWTH_PERCENT: "30" }))).toEqual(["--heap-growing-percent=30"]);
   });
+
+  it("every function of the embedded database's WebAssembly compiles with V8's baseline compiler alone", () => {
+    // Under --liftoff-only V8 stops the process when its baseline compiler cannot compile a function.
+    // Compiling the whole module up front (no lazy compilation) finds such a function at once, not at
+    // the first statement that happens to call it in production.
+    const script = `import { PGlite } from "@electric-sql/pglite";
+      const db = new PGlite("memory://");
+      const r = await db.query("select upper($1::text) || sum(x)::numeric(10, 2) as v from generate_series(1, 3) x", ["ok "]);
+      console.log(r.rows[0].v); await db.close();`;
+    const r = spawnSync(process.execPath, ["--liftoff-only", "--no-wasm-lazy-compilation", "--input-type=module", "-e", script], {
+      cwd: process.cwd(),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(r.stderr).not.toMatch(/liftoff-only|Fatal/i);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe("OK 6.00");
+  }, 130_000);
 
   it("start-up hands each of its flags to V8 and returns what it set", () => {
     const set = vi.spyOn(v8, "setFlagsFromString").mockImplementation(() => {}); // not on this test process
