@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const buildId = path.join(distDir, "BUILD_ID");
-const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json", "drizzle"];
+const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.mjs", "package.json", "drizzle"];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

@@ -65,7 +65,7 @@ describe("configuration documented", () => {
   it("gives each variable its real default in .env.example", () => {
     const defaults = parseEnv({});
     for (const [name, value] of envExample()) {
-      if (!read.includes(name)) continue; // read elsewhere (NEXT_DIST_DIR: next.config.ts)
+      if (!read.includes(name)) continue; // read elsewhere (NEXT_DIST_DIR: next.config.mjs)
       expect(parseEnv({ [name]: value }), `${name}=${value}`).toEqual(defaults);
     }
   });
@@ -73,7 +73,7 @@ describe("configuration documented", () => {
   it("documents every variable in the README's configuration table, and nothing unknown in either", () => {
     const table = readmeTable();
     expect(read.filter((v) => !table.includes(v))).toEqual([]);
-    // Both lists name the same variables (NEXT_DIST_DIR, read by next.config.ts, is in both).
+    // Both lists name the same variables (NEXT_DIST_DIR, read by next.config.mjs, is in both).
     expect([...envExample().keys()].sort()).toEqual([...table].sort());
   });
 });

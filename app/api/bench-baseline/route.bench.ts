@@ -7,7 +7,7 @@ import { getEnv } from "@/lib/env";
 /**
  * The benchmark's ceiling for a Next.js route handler (`npm run bench`): read a JSON body and insert
  * one pending PIX row into transactions, nothing else (no auth, validation, timeline, outbox). A route
- * only in a benchmark build (BENCH_BUILD=1: next.config.ts's pageExtensions), and there only with
+ * only in a benchmark build (BENCH_BUILD=1: next.config.mjs's pageExtensions), and there only with
  * BENCH_BASELINE=1; a production build has no such route at all.
  */
 let companyId: number | undefined;

@@ -1,6 +1,11 @@
-import type { NextConfig } from "next";
+// @ts-check
+// Plain JavaScript on purpose: Next compiles a next.config.ts with its native SWC module at every
+// start, so `next start` would load that module (about 25 MB resident, plus its heap) into the
+// production server only to read this file. tests/integration/shutdown-process.test.ts checks that
+// the production server does not load it.
 
-const nextConfig: NextConfig = {
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   // PGlite ships a WASM build and data files that must be loaded from node_modules, not bundled;
   // pino and pdfkit read files next to their modules at run time for the same reason; fontkit is
   // pdfkit's font engine, used directly by the boleto PDF (one copy, loaded by Node).
