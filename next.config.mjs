@@ -1,8 +1,8 @@
 // @ts-check
 // Plain JavaScript on purpose: Next compiles a next.config.ts with its native SWC module at every
 // start, so `next start` would load that module (about 25 MB resident, plus its heap) into the
-// production server only to read this file. tests/integration/shutdown-process.test.ts checks that
-// the production server does not load it.
+// production server only to read this file. tests/integration/start-command-process.test.ts checks that
+// the production server (started by `npm start`) does not load it.
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {

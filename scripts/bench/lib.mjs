@@ -112,13 +112,29 @@ async function spawnReady(cmd, args, env, readyUrl, what) {
 }
 
 /**
- * The app as `npm start` starts it: node with the start script's flags (package.json), then next start.
+ * The start script's words (package.json): its environment assignments (`NAME=value`, or
+ * `NAME=${NAME:-value}`, a default the caller's environment overrides) and node's flags.
+ */
+export function startScript() {
+  const words = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start.split(/\s+/);
+  const env = {};
+  for (const w of words) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(?:\$\{\1:-(.*)\}|(.*))$/.exec(w);
+    if (m) env[m[1]] = m[2] !== undefined ? process.env[m[1]] || m[2] : m[3]; // sh's :- takes an empty value as unset
+  }
+  return { env, nodeFlags: words.filter((a) => a.startsWith("--")) };
+}
+
+/**
+ * The app as `npm start` starts it: the start script's environment and node flags, then next start.
  * `nodeArgs` (e.g. --cpu-prof) go to node itself too: NODE_OPTIONS refuses --cpu-prof.
  */
 export async function startApp(db, port, extra = {}, nodeArgs = []) {
-  const env = baseEnv(db, port, extra);
+  const script = startScript();
+  const env = baseEnv(db, port, { ...script.env, ...extra });
+  for (const [k, v] of Object.entries(env)) if (v === null) delete env[k]; // extra: { NAME: null } unsets NAME
   const args = ["start", "-p", String(port), "-H", "127.0.0.1"];
-  const startFlags = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start.split(/\s+/).filter((a) => a.startsWith("--"));
+  const startFlags = script.nodeFlags;
   const p = await spawnReady(process.execPath, [...startFlags, ...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), ...args], env, `http://127.0.0.1:${port}/api/v1/health`, "app");
   return { ...p, url: `http://127.0.0.1:${port}` };
 }

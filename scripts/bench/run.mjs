@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { ROOT, DIST, api, cannon, cpuMs, createDatabase, sampleRss, sleep, startApp, startBareNode, startReceiver, startWorker, rssMb, statisticsSettled } from "./lib.mjs";
+import { ROOT, DIST, api, cannon, cpuMs, createDatabase, sampleRss, sleep, startApp, startBareNode, startReceiver, startWorker, startScript, rssMb, statisticsSettled } from "./lib.mjs";
 import { phoneProfile } from "./phone.mjs";
 import { AUTH, DEMO, card, customer, log, pixBody } from "./fixtures.mjs";
 import { deliveryLatency, dispatchThroughput } from "./webhooks.mjs";
@@ -257,7 +257,9 @@ function report(all) {
   }
   lines.push(`- Load average (1/5/15 min) at start ${all.loadStart}, at end ${all.loadEnd}; node/postgres processes running at start: ${all.processes}`);
   lines.push(`- autocannon runs on the same machine as the server (it competes for the same cores). Each scenario: warm-up of 200 requests, then up to ${cfg.amount} requests or ${cfg.seconds} s at ${cfg.connections} connections.`);
-  lines.push("- The app runs as in production: `next start` of the build, NODE_ENV=production, LOG_LEVEL=info (one log line per request), background jobs on (dispatcher, sandbox PSP), rate limit raised out of the way.");
+  const script = startScript();
+  const started = [...Object.entries(script.env).map(([k, v]) => `${k}=${v}`), "node", ...script.nodeFlags].join(" ");
+  lines.push(`- The app runs as in production: \`next start\` of the build as \`npm start\` starts it (\`${started}\`), NODE_ENV=production, LOG_LEVEL=info (one log line per request), background jobs on (dispatcher, sandbox PSP), rate limit raised out of the way.`);
   if (process.env.BENCH_NOTE) lines.push(`- ${process.env.BENCH_NOTE}`);
   lines.push("");
   for (const d of all.dbs) {

@@ -57,7 +57,12 @@ export type AppProcess = {
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 };
 
-export async function startApp(opts: { env?: Record<string, string>; port?: number } = {}): Promise<AppProcess> {
+/**
+ * `command: "npm start"` runs package.json's start script as an operator would (npm, then its shell, then
+ * node), in a process group of its own so that a signal reaches all three; by default the test runs
+ * `next start` itself.
+ */
+export async function startApp(opts: { env?: Record<string, string>; port?: number; command?: "next start" | "npm start" } = {}): Promise<AppProcess> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let out = "";
@@ -74,14 +79,17 @@ export async function startApp(opts: { env?: Record<string, string>; port?: numb
     ...opts.env,
   };
   if (env.DATABASE_URL === "") delete env.DATABASE_URL;
-  const child = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: env as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const npm = opts.command === "npm start";
+  const listen = ["-p", String(port), "-H", "127.0.0.1"];
+  const child = npm
+    ? spawn("npm", ["start", "--", ...listen], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true })
+    : spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", ...listen], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const signal = (s: NodeJS.Signals) => (npm ? process.kill(-child.pid!, s) : child.kill(s));
   child.stdout!.on("data", (d) => (out += d.toString()));
   child.stderr!.on("data", (d) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // Under npm, npm may exit before the server it started: "close" waits until every process holding
+  // the output pipes (the server too) has exited.
+  const exited = new Promise<void>((resolve) => child.once(npm ? "close" : "exit", () => resolve()));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode}:\n${out}`);
@@ -92,7 +100,7 @@ export async function startApp(opts: { env?: Record<string, string>; port?: numb
       /* not listening yet */
     }
     if (Date.now() > deadline) {
-      child.kill("SIGKILL");
+      signal("SIGKILL");
       throw new Error(`app did not become healthy in 60 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 200));
@@ -102,8 +110,8 @@ export async function startApp(opts: { env?: Record<string, string>; port?: numb
     port,
     child,
     logs: () => out,
-    stop: async (signal = "SIGTERM") => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    stop: async (sig = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) signal(sig);
       await exited;
     },
   };

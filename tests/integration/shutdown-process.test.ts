@@ -15,7 +15,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
@@ -140,9 +139,6 @@ describe("the app on SIGTERM", () => {
       if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
     expect(JSON.parse(ready!).v8Flags).toEqual(onPostgres ? [] : ["--heap-growing-percent=50", "--liftoff-only"]);
-    // Next's native SWC module stays out of the production server: it loads only to compile a
-    // next.config.ts (next.config.mjs says why), and would cost about 25 MB resident.
-    expect(readFileSync(`/proc/${app.child.pid}/maps`, "utf8")).not.toContain("next-swc");
 
     const accepted: { id: number; key: string }[] = [];
     const otherStatuses: string[] = [];
