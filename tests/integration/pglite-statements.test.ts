@@ -105,6 +105,45 @@ describe("statements prepared once per PGlite instance", () => {
     expect((await pg.query<{ n: number }>("select count(*)::int as n from t where name like 'fail-%'")).rows[0].n).toBe(0);
   });
 
+  it("reads a response bigger than one of the database's writes, in UTF-8 and with NULLs, as PGlite's query does, objects and arrays", async () => {
+    // About 200 kB of rows: PostgreSQL writes them out in many pieces, and a value or a character can
+    // be cut between two.
+    const text = "select g as n, repeat('ação €', 900 + g) as s, case when g % 3 = 0 then null else g::text end as maybe from generate_series(1, $1::int) g";
+    const plain = await pg.query<Record<string, unknown>>(text, [20]);
+    await cached.query(text, [20]);
+    const prepared = await cached.query<Record<string, unknown>>(text, [20]); // the cache's own reading
+    expect(await preparedCount()).toBeGreaterThan(0);
+    expect(prepared.rows).toEqual(plain.rows);
+    expect(prepared.rows).toHaveLength(20);
+    expect(prepared.rows[2]).toMatchObject({ n: 3, maybe: null, s: "ação €".repeat(903) });
+    expect(prepared.fields).toEqual(plain.fields);
+    expect((prepared as { rowCount?: number }).rowCount).toBe(20);
+    const arrays = await cached.query<unknown[]>(text, [2], { rowMode: "array" });
+    expect(arrays.rows).toEqual([
+      [1, "ação €".repeat(901), "1"],
+      [2, "ação €".repeat(902), "2"],
+    ]);
+  });
+
+  it("a statement's notifications reach the listeners once each, and a response with a notice is still read", async () => {
+    const heard: string[] = [];
+    const unsubscribe = await cached.listen("Arara_Test", (payload) => heard.push(payload));
+    const notify = "select pg_notify('arara_test', $1) as sent";
+    for (const payload of ["one", "two", "three"]) await cached.query(notify, [payload]); // the first by PGlite, the rest by the cache
+    await cached.transaction(async (t) => {
+      await t.query(notify, ["in a transaction"]); // delivered with PGlite's COMMIT
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(heard).toEqual(["one", "two", "three", "in a transaction"]);
+    await unsubscribe();
+    await cached.query(notify, ["after"]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(heard).toHaveLength(4);
+    // A NOTICE in the response ("does not exist, skipping") goes through PGlite's parser: same result.
+    const noticing = "drop table if exists no_such_table";
+    for (let i = 0; i < 3; i++) expect(await cached.query(noticing)).toMatchObject({ command: "DROP", rows: [] });
+  });
+
   it("prepares a statement again after the schema changed its result, and keeps at most MAX_STATEMENTS", async () => {
     const text = "select * from t where name = $1";
     await cached.query(text, ["a"]);
