@@ -3,7 +3,8 @@
 // for several rounds, and each ratio is taken against the bare bursts of the same rounds. A list burst
 // waits for the table's statistics first (lib.mjs, statisticsSettled).
 // `BENCH_DBS=postgres NEXT_DIST_DIR=.next-bench node scripts/bench/interleaved.mjs` after a bench build
-// (the build must have BENCH_BASELINE's route). Prints a Markdown table.
+// (the build must have BENCH_BASELINE's route); BENCH_SCENARIOS=card,read runs only those (and the bare
+// route). Prints a Markdown table.
 import os from "node:os";
 import { api, cannon, createDatabase, sleep, startApp, statisticsSettled } from "./lib.mjs";
 import { AUTH, DEMO, card, customer, pixBody } from "./fixtures.mjs";
@@ -50,6 +51,9 @@ try {
       requests: [{ method: "GET", headers: { authorization: AUTH }, setupRequest: (req) => ({ ...req, path: `/api/v1/transactions/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
     },
   };
+  // BENCH_SCENARIOS: a comma-separated subset by name prefix ("bare" always runs: the ratios need it).
+  const only = process.env.BENCH_SCENARIOS?.split(",").map((s) => s.trim());
+  if (only) for (const k of Object.keys(scenarios)) if (k !== "bare" && !only.some((s) => k.startsWith(s))) delete scenarios[k];
   for (const o of Object.values(scenarios)) await cannon("warmup", { ...o, connections: 8, amount: 200, maxSeconds: 5 });
   const sums = Object.fromEntries(Object.keys(scenarios).map((k) => [k, { requests: 0, seconds: 0, p99: [] }]));
   const waits = [];
