@@ -142,6 +142,8 @@ describe("statements prepared once per PGlite instance", () => {
     // A NOTICE in the response ("does not exist, skipping") goes through PGlite's parser: same result.
     const noticing = "drop table if exists no_such_table";
     for (let i = 0; i < 3; i++) expect(await cached.query(noticing)).toMatchObject({ command: "DROP", rows: [] });
+    // The last of those went through the cache's prepared statement, not PGlite's own query.
+    expect((await pg.query<{ n: number }>("select count(*)::int as n from pg_prepared_statements where statement = $1", [noticing])).rows[0].n).toBe(1);
   });
 
   it("prepares a statement again after the schema changed its result, and keeps at most MAX_STATEMENTS", async () => {
