@@ -47,3 +47,26 @@ function shapeOf(table: PgTable, given: [string, PgColumn][], overriding: boolea
   }
   return shape;
 }
+
+/**
+ * insertIf for several rows of one table: `INSERT INTO table (columns) SELECT * FROM (VALUES ...) WHERE
+ * condition`, every row or none. The rows give the same columns (the first row's are the statement's).
+ */
+export function insertManyIf<T extends PgTable>(table: T, rows: T["$inferInsert"][], condition: SQL): SQL {
+  if (rows.length === 0) throw new Error(`No rows to insert into ${getTableName(table)}`);
+  const records = rows as Record<string, unknown>[];
+  const given = Object.entries(getTableColumns(table)).filter(([key]) => records[0][key] !== undefined);
+  const keys = given.map(([key]) => key).join(",");
+  const names = given.map(([, column]) => quoteName(casing.getColumnCasing(column))).join(", ");
+  const tuples = records.map((record) => {
+    const also = Object.entries(getTableColumns(table)).filter(([key]) => record[key] !== undefined).map(([key]) => key).join(",");
+    if (also !== keys) throw new Error(`Rows for ${getTableName(table)} give different columns: ${keys} and ${also}`);
+    const values = given.map(([key, column]) => {
+      const value = record[key];
+      const driver = value === null || is(value, SQL) ? value : column.mapToDriverValue(value);
+      return sql`${Array.isArray(driver) ? sql.param(driver) : driver}::${sql.raw(column.getSQLType())}`;
+    });
+    return sql`(${sql.join(values, sql`, `)})`;
+  });
+  return sql`insert into ${sql.raw(quoteName(getTableName(table)))} (${sql.raw(names)}) select * from (values ${sql.join(tuples, sql`, `)}) as v where ${condition}`;
+}

@@ -1,18 +1,22 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { CasingCache } from "drizzle-orm/casing";
 import type { Queryable, Tx } from "@/lib/db/client";
 import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
-import { insertIf } from "@/lib/db/insert-if";
+import { insertIf, insertManyIf } from "@/lib/db/insert-if";
 import { reserveId, rowsOf } from "@/lib/db/rows";
 import { cashOutRule, cashOutTargetOf } from "@/lib/domain/transitions";
 import type { CashOutRow } from "@/lib/core/rows";
-import { journalInStatement } from "@/lib/ledger/post";
+import { journalInStatement, journalsInStatement } from "@/lib/ledger/post";
 import { ensureLedgerAccounts } from "@/lib/ledger/accounts";
 import { ServiceError } from "@/lib/core/errors";
 import type { JournalDraft } from "@/lib/domain/ledger";
 import { cashOutEventValues } from "@/lib/webhooks/outbox";
 import { cashOutEventData } from "@/lib/webhooks/payloads";
 import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
-import { executePrepared } from "@/lib/db/prepared";
+import { executePrepared, quoteName } from "@/lib/db/prepared";
+
+/** The column names as the database has them (the handles' casing, lib/db/client.ts). */
+const casing = new CasingCache("snake_case");
 
 /**
  * A cash-out request in one statement: the cash-out, its PSP row (a payout through Efí), its outbox
@@ -130,4 +134,62 @@ export async function moveCashOutInOneStatement(tx: Tx, ctx: { now: Date }, move
     throw new Error(`Cash-out ${before.id}: ${outcome.moved} rows and ${outcome.balances} of ${journal?.accounts ?? 0} balances written`);
   }
   return after;
+}
+
+/**
+ * Several cash-outs' later moves in one statement, every one or none (the sandbox's steps of one claim,
+ * lib/services/cash-outs/advance-cash-outs.ts): the subjects checked still in the status read, the
+ * journals of the moves that have one (lib/ledger/post.ts, journalsInStatement: each account moved
+ * once by the sum of its lines, its guard the deepest point its guarded debits reach in the order
+ * given), each cash-out's UPDATE with its own columns, and one outbox event per move, written only when
+ * one `ok` holds. The moves are the ones moveCashOutInOneStatement writes one at a time, and what they
+ * write is the same: the same rows, the same events, the same postings with the same balances after them.
+ *
+ * Returns the rows after the moves, or null when nothing was written (a subject not as read, an account
+ * missing, a guarded debit overdrawn): the caller then writes them one at a time, which creates the
+ * accounts or names the error.
+ */
+export async function moveCashOutsInOneStatement(tx: Tx, ctx: { now: Date }, moves: CashOutMove[]): Promise<CashOutRow[] | null> {
+  if (new Set(moves.map((m) => m.cashOut.id)).size !== moves.length) throw new Error("A cash-out moves once per statement");
+  const n = moves.length;
+  const subjects = moves.map((m) => sql`(${m.cashOut.id}::bigint, ${m.cashOut.status}::text)`);
+  const subject = sql`subject as (
+      select c.id from ${cashOuts} c join (values ${sql.join(subjects, sql`, `)}) as s(id, status) on c.id = s.id and c.status = s.status
+      order by c.id for update of c)`;
+  const asRead = sql`((select count(*) from subject) = ${n}::int)`;
+  const drafts = moves.flatMap((m) => (m.journal ? [{ ...m.journal, now: ctx.now }] : []));
+  const journal = drafts.length ? journalsInStatement(drafts, { also: asRead }) : null;
+  const ok = journal ? journal.ok : asRead;
+
+  // Each row sets its own move's columns; a column another move sets is kept as it is.
+  const columns = getTableColumns(cashOuts);
+  const keys = [...new Set(moves.flatMap((m) => Object.keys(m.patch)))].filter((k) => k !== "status" && k !== "updatedAt") as (keyof typeof columns)[];
+  const nameOf = (key: keyof typeof columns) => sql.raw(quoteName(casing.getColumnCasing(columns[key])));
+  const typeOf = (key: keyof typeof columns) => sql.raw(columns[key].getSQLType());
+  const valueOf = (key: keyof typeof columns, value: unknown) => (value === null || value === undefined ? null : columns[key].mapToDriverValue(value as never));
+  const rows = moves.map(({ cashOut: before, patch, after }) => {
+    const own = keys.map((k) => sql`, ${k in patch}::boolean, ${valueOf(k, after[k])}::${typeOf(k)}`);
+    return sql`(${before.id}::bigint, ${before.status}::text, ${after.status}::text, ${after.updatedAt.toISOString()}::timestamptz${sql.join(own, sql``)})`;
+  });
+  const sets = keys.map((k, i) => sql`, ${nameOf(k)} = case when m.set${sql.raw(String(i))} then m.v${sql.raw(String(i))} else c.${nameOf(k)} end`);
+  const names = keys.map((_, i) => `, set${i}, v${i}`).join("");
+  const update = sql`update ${cashOuts} c set status = m.to_status, updated_at = m.updated_at${sql.join(sets, sql``)}
+      from (values ${sql.join(rows, sql`, `)}) as m(id, from_status, to_status, updated_at${sql.raw(names)})
+      where c.id = m.id and c.status = m.from_status and ${ok}
+      returning c.id`;
+  const events = moves.map(({ after }) => cashOutEventValues(after, cashOutEventData(after), ctx.now));
+  const outbox = insertManyIf(webhookEvents, events, sql`(select count(*) from cash_out) = ${n}::int`);
+  const result = await executePrepared(tx, sql`
+    with ${subject},${journal ? sql` ${journal.ctes},` : sql``}
+    cash_out as (${update}),
+    outbox as (${outbox} returning id, delivery_state)
+    select ${ok} as ok, (select count(*) from cash_out)::int as moved, (select count(*) from outbox)::int as events,
+      ${journal ? journal.moved : sql`0`} as balances,
+      (select count(*) from (select pg_notify(${OUTBOX_CHANNEL}, outbox.id::text) as n from outbox where delivery_state = 'pending') as notified)::int as notified`);
+  const [outcome] = rowsOf<{ ok: boolean; moved: number; events: number; balances: number }>(result);
+  if (!outcome.ok) return null;
+  if (Number(outcome.moved) !== n || Number(outcome.events) !== n || (journal && Number(outcome.balances) !== journal.accounts)) {
+    throw new Error(`Cash-outs ${moves.map((m) => m.cashOut.id).join(", ")}: ${outcome.moved} rows, ${outcome.events} events and ${outcome.balances} of ${journal?.accounts ?? 0} balances written`);
+  }
+  return moves.map((m) => m.after);
 }

@@ -16,7 +16,7 @@ import type { CashOutRow, TransactionRow } from "@/lib/core/rows";
 import { ServiceError } from "@/lib/core/errors";
 import { enqueueCashOutEvent, enqueueTransactionEvent } from "@/lib/webhooks/outbox";
 import { cashOutEventData } from "@/lib/webhooks/payloads";
-import { moveCashOutInOneStatement } from "./cash-out-in-one-statement";
+import { moveCashOutInOneStatement, moveCashOutsInOneStatement, type CashOutMove } from "./cash-out-in-one-statement";
 
 /**
  * The one executor: every change of a transaction or a cash-out (its creation included) runs here,
@@ -118,22 +118,46 @@ export async function executeCashOut(tx: Tx, ctx: Ctx, step: CashOutStep): Promi
   const rule = cashOutRule(step.cause);
   const before = step.cashOut;
   const creation = step.cause === "cash_out_requested";
-  const from = creation ? null : cashOutStatusOf(before.status);
-  const to = cashOutTargetOf(step.cause, from);
-  if (to === null || (creation && to !== before.status)) {
+  if (creation && cashOutTargetOf(step.cause, null) !== before.status) {
     throw new Error(`Cash-out ${before.id} cannot move from ${before.status} under ${step.cause}`);
   }
-  if (!creation) {
-    // A later move is one statement (lib/executor/cash-out-in-one-statement.ts): the row after it is
-    // the row read plus the move's columns, and the table's journal is built from that.
-    const patch = rule.patch(step.facts);
-    const after: CashOutRow = { ...before, ...patch, status: to, updatedAt: ctx.now };
-    if (rule.event !== "status") throw new Error(`${step.cause} moves a cash-out without telling the merchant: the money table says otherwise`);
-    return moveCashOutInOneStatement(tx, ctx, { cashOut: before, patch, after, journal: rule.journal({ before, after, facts: step.facts }) });
-  }
+  if (!creation) return moveCashOutInOneStatement(tx, ctx, planCashOutMove(ctx, step));
   // The event first and the guarded debit last (see executeTransaction).
   if (rule.event === "status") await enqueueCashOutEvent(tx, before, cashOutEventData(before), ctx.now);
   const journal = rule.journal({ before, after: before, facts: step.facts });
   if (journal) await postJournal(tx, { ...journal, now: ctx.now });
   return before;
+}
+
+/**
+ * A later move of a cash-out as the money table builds it: the move the row allows (or an error), the
+ * columns it sets, the row after it (the row read plus those columns: the table's journal and the
+ * event's payload are made from it) and its journal.
+ */
+function planCashOutMove(ctx: Ctx, step: CashOutStep): CashOutMove {
+  const rule = cashOutRule(step.cause);
+  const before = step.cashOut;
+  const to = step.cause === "cash_out_requested" ? null : cashOutTargetOf(step.cause, cashOutStatusOf(before.status));
+  if (to === null) throw new Error(`Cash-out ${before.id} cannot move from ${before.status} under ${step.cause}`);
+  if (rule.event !== "status") throw new Error(`${step.cause} moves a cash-out without telling the merchant: the money table says otherwise`);
+  const patch = rule.patch(step.facts);
+  const after: CashOutRow = { ...before, ...patch, status: to, updatedAt: ctx.now };
+  return { cashOut: before, patch, after, journal: rule.journal({ before, after, facts: step.facts }) };
+}
+
+/**
+ * Later moves of several cash-outs (each once) under their causes, as executeCashOut makes each: in one
+ * statement (lib/executor/cash-out-in-one-statement.ts, moveCashOutsInOneStatement), or, when that
+ * wrote nothing (a merchant's ledger accounts not made yet, a move refused), one at a time, which makes
+ * the accounts or throws the error the first refused move has. Returns the rows after the moves.
+ */
+export async function executeCashOutMoves(tx: Tx, ctx: Ctx, steps: CashOutStep[]): Promise<CashOutRow[]> {
+  const moves = steps.map((step) => planCashOutMove(ctx, step));
+  if (moves.length > 1) {
+    const after = await moveCashOutsInOneStatement(tx, ctx, moves);
+    if (after) return after;
+  }
+  const after: CashOutRow[] = [];
+  for (const move of moves) after.push(await moveCashOutInOneStatement(tx, ctx, move));
+  return after;
 }

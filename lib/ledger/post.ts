@@ -145,24 +145,70 @@ export type JournalInStatement = {
  * one `ok` decides every write of the statement.
  */
 export function journalInStatement(input: JournalInput, opts: { also?: SQL } = {}): JournalInStatement {
-  const lines = nonZero(input.lines);
-  assertBalanced(lines);
-  if (lines.length === 0) throw new Error(`Journal of ${input.kind} has no lines`);
+  return journalsInStatement([input], opts);
+}
 
-  const ownerOf = (line: PostingLine) => (line.owner === "merchant" ? input.companyId : 0);
-  const keyOf = (line: PostingLine) => `${ownerOf(line)}:${line.account}`;
+/**
+ * Several journals in one statement, as if written one after the other (the sandbox's cash-outs of one
+ * claim, lib/executor/cash-out-in-one-statement.ts): an UPDATE moves a row once per statement, so each
+ * account is moved once by the sum of its lines in every journal, and its guard is the deepest point
+ * its guarded debits reach across them, in the order given. Each posting's balance after it is the
+ * account's running balance across the journals in that order, and the postings are written grouped by
+ * account in that order (ledger:check walks an account's postings by id). All or nothing: one `ok`.
+ * The journals' ids are taken from their sequence in a CTE (`journal_ids`, run once) so that each
+ * posting names its own journal.
+ */
+export function journalsInStatement(inputs: JournalInput[], opts: { also?: SQL } = {}): JournalInStatement {
+  if (inputs.length === 0) throw new Error("No journal to write");
   const accounts = new Map<string, { owner: number; kind: string; delta: number; floor: number | null }>();
-  const postings = lines.map((line, ord) => {
-    const account = accounts.get(keyOf(line)) ?? { owner: ownerOf(line), kind: line.account, delta: 0, floor: null };
-    accounts.set(keyOf(line), account);
-    account.delta += line.amount; // the running sum of this account's lines up to this one
-    if (line.owner === "merchant" && line.mustStayNonNegative && line.amount < 0) account.floor = Math.max(account.floor ?? -Infinity, -account.delta);
-    return sql`(${account.owner}::bigint, ${account.kind}::text, ${ord}::int, ${line.entryType}::text, ${line.amount}::bigint, ${account.delta}::bigint)`;
+  const postings: SQL[] = [];
+  let ord = 0;
+  inputs.forEach((input, j) => {
+    const lines = nonZero(input.lines);
+    assertBalanced(lines);
+    if (lines.length === 0) throw new Error(`Journal of ${input.kind} has no lines`);
+    const ownerOf = (line: PostingLine) => (line.owner === "merchant" ? input.companyId : 0);
+    for (const line of lines) {
+      const key = `${ownerOf(line)}:${line.account}`;
+      const account = accounts.get(key) ?? { owner: ownerOf(line), kind: line.account, delta: 0, floor: null };
+      accounts.set(key, account);
+      account.delta += line.amount; // the running sum of this account's lines up to this one
+      if (line.owner === "merchant" && line.mustStayNonNegative && line.amount < 0) account.floor = Math.max(account.floor ?? -Infinity, -account.delta);
+      const journal = inputs.length === 1 ? sql`` : sql`${j}::int, `;
+      postings.push(sql`(${journal}${account.owner}::bigint, ${account.kind}::text, ${ord++}::int, ${line.entryType}::text, ${line.amount}::bigint, ${account.delta}::bigint)`);
+    }
   });
   const wanted = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text, ${a.delta}::bigint, ${a.floor}::bigint)`);
   const pairs = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
   const ok = sql`(select ok from journal_ok)`;
-  const journal = insertIf(ledgerJournals, journalRow(input), ok);
+  const postingsOf = (from: SQL, journalId: SQL, columns: SQL) => sql`postings as (
+      insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
+      select ${journalId}, l.id, p.entry_type, p.amount, l.balance + p.running, ${inputs[0].now.toISOString()}::timestamptz
+      from ${from}, locked l join (values ${sql.join(postings, sql`, `)}) as p(${columns}owner, kind, ord, entry_type, amount, running)
+        on p.owner = l.owner and p.kind = l.kind${inputs.length === 1 ? sql`` : sql` where p.j = journal_ids.j`}
+      order by l.owner, l.kind, p.ord
+      returning 1
+    )`;
+  const journals =
+    inputs.length === 1
+      ? sql`journal as (${insertIf(ledgerJournals, journalRow(inputs[0]), ok)} returning id),
+    ${postingsOf(sql`journal`, sql`journal.id`, sql``)}`
+      : sql`journal_ids as (
+      select j, nextval(pg_get_serial_sequence('ledger_journals', 'id')) as id from generate_series(0, ${inputs.length - 1}::int) as j where ${ok}
+    ), journal as (
+      insert into ${ledgerJournals} (id, company_id, kind, description, transaction_id, cash_out_id, created_at) overriding system value
+      select i.id, v.company_id, v.kind, v.description, v.transaction_id, v.cash_out_id, v.created_at
+      from journal_ids i join (values ${sql.join(
+        inputs.map((input, j) => {
+          const r = journalRow(input);
+          return sql`(${j}::int, ${r.companyId}::bigint, ${r.kind}::text, ${r.description}::text, ${r.transactionId}::bigint, ${r.cashOutId}::bigint, ${input.now.toISOString()}::timestamptz)`;
+        }),
+        sql`, `,
+      )}) as v(j, company_id, kind, description, transaction_id, cash_out_id, created_at) on v.j = i.j
+      order by i.j
+      returning id
+    ),
+    ${postingsOf(sql`journal_ids`, sql`journal_ids.id`, sql`j, `)}`;
   const ctes = sql`
     locked as (
       select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
@@ -179,14 +225,6 @@ export function journalInStatement(input: JournalInput, opts: { also?: SQL } = {
       from locked l join wanted w on w.owner = l.owner and w.kind = l.kind
       where a.id = l.id and ${ok}
       returning a.id
-    ), journal as (${journal} returning id),
-    postings as (
-      insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
-      select journal.id, l.id, p.entry_type, p.amount, l.balance + p.running, ${input.now.toISOString()}::timestamptz
-      from journal, locked l join (values ${sql.join(postings, sql`, `)}) as p(owner, kind, ord, entry_type, amount, running)
-        on p.owner = l.owner and p.kind = l.kind
-      order by l.owner, l.kind, p.ord
-      returning 1
-    )`;
+    ), ${journals}`;
   return { ctes, ok, found: sql`(select found from journal_ok)`, moved: sql`(select count(*) from moved)::int`, accounts: accounts.size };
 }

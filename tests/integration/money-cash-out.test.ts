@@ -8,6 +8,8 @@ import { isEnd2EndId } from "@/lib/domain/pix/end2end";
 import { getEnv } from "@/lib/env";
 import { checkLedger } from "@/lib/ledger/check";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
+import { moveCashOutsInOneStatement } from "@/lib/executor/cash-out-in-one-statement";
+import { executeCashOutMoves } from "@/lib/executor/execute";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
@@ -110,6 +112,93 @@ describe("the cash-out job's pass", () => {
     expect(await advanceDueCashOuts({ now: later(pspDelay() + 1000) })).toBe(0);
     const fee = (await call("GET", `/api/v1/cashOut/${ids[0]}`, { auth: a.secretKey })).body.data.fee as number;
     expect(await expectBooksAgree(a)).toEqual({ available: 100_000 - 990 - 45 * (100 + fee), waitingFunds: 0, reserved: 0, total: 100_000 - 990 - 45 * (100 + fee) });
+  });
+});
+
+describe("a claim's moves in one statement", () => {
+  const rowsOfCompanies = async (ids: number[]) =>
+    rowsOf<{ id: string; status: string; xmin: string; cmin: string }>(
+      await getDb().execute(sql`select id::text as id, status, xmin::text as xmin, cmin::text as cmin from cash_outs where company_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) order by id`),
+    );
+
+  it("moves two merchants' cash-outs, a failing one among them, by one statement per claim, and the books agree", async () => {
+    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    const a = await createTestAccount("Loja Lote A");
+    const b = await createTestAccount("Loja Lote B");
+    await paidPix(a, 10_000);
+    await paidPix(b, 10_000);
+    const ids: number[] = [];
+    for (const [who, key] of [[a, "maria@example.com"], [b, "maria@example.com"], [a, "fail@arara.dev"], [a, "+5511987654321"], [b, "joao@example.com"]] as const) {
+      const res = await cashOut(who, { amount: 1000, pixKey: key, postbackUrl: "https://example.com/hook" });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    const fee = (await call("GET", `/api/v1/cashOut/${ids[0]}`, { auth: a.secretKey })).body.data.fee as number;
+    const before = rowsOfCompanies.bind(null, [a.companyId, b.companyId]);
+
+    // pending -> processing: one claim, and every row it moved was written by the same statement
+    // (one transaction id and one command id), with one event each.
+    expect(await advanceDueCashOuts({ now: later(0) })).toBe(5);
+    let rows = await before();
+    expect(rows.map((r) => r.status)).toEqual(Array(5).fill("processing"));
+    expect(new Set(rows.map((r) => `${r.xmin}/${r.cmin}`)).size).toBe(1);
+
+    // processing -> completed (four) and failed (the sandbox's failing key): one statement again, the
+    // journals of both merchants and the platform's accounts moved together.
+    expect(await advanceDueCashOuts({ now: later(pspDelay() + 1000) })).toBe(5);
+    rows = await before();
+    expect(rows.map((r) => r.status)).toEqual(["completed", "completed", "failed", "completed", "completed"]);
+    expect(new Set(rows.map((r) => `${r.xmin}/${r.cmin}`)).size).toBe(1);
+    for (const [i, id] of ids.entries()) {
+      const events = await cashOutEvents(id);
+      expect(events.map((e) => e.status)).toEqual(["pending", "processing", i === 2 ? "failed" : "completed"]);
+      expect(events.every((e) => e.deliveryState === "pending" || e.deliveryState === "delivered" || e.deliveryState === "retrying")).toBe(true);
+      expect((events[2].payload as { data?: { id?: number } }).data?.id ?? (events[2].payload as { id?: number }).id).toBe(id);
+    }
+    const done = (await call("GET", `/api/v1/cashOut/${ids[1]}`, { auth: b.secretKey })).body.data;
+    expect(isEnd2EndId(done.end2EndId ?? done.end2endId)).toBe(true);
+    const failed = (await call("GET", `/api/v1/cashOut/${ids[2]}`, { auth: a.secretKey })).body.data;
+    expect(failed.status).toBe("failed");
+
+    // Paid R$ 100,00 each (R$ 0,99 fee): A sent two and got the failed one back, B sent two.
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee), waitingFunds: 0, reserved: 0, total: 9901 - 2 * (1000 + fee) });
+    expect(await expectBooksAgree(b)).toEqual({ available: 9901 - 2 * (1000 + fee), waitingFunds: 0, reserved: 0, total: 9901 - 2 * (1000 + fee) });
+    const reversal = (await statementOf(a, "type=cash_out_reversal")).map((e) => e.amount);
+    expect(reversal).toEqual([1000 + fee]);
+    expect((await checkLedger(getDb())).violations).toEqual([]);
+  });
+
+  it("writes nothing when one subject is not as read, and the claim's moves then fail together", async () => {
+    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    const a = await createTestAccount("Loja Lote Velho");
+    await paidPix(a, 10_000);
+    for (let i = 0; i < 2; i++) expect((await cashOut(a, { amount: 1000, pixKey: "maria@example.com", postbackUrl: "https://example.com/hook" })).status).toBe(201);
+    const [first, second] = await getDb().select().from(cashOuts).where(eq(cashOuts.companyId, a.companyId)).orderBy(cashOuts.id);
+    const now = new Date();
+    const moveOf = (row: typeof first, status: string, to: string) => {
+      const patch = { nextStepAt: later(5000) };
+      return { cashOut: { ...row, status }, patch, after: { ...row, ...patch, status: to, updatedAt: now }, journal: null };
+    };
+    const eventsBefore = (await cashOutEvents(first.id)).length + (await cashOutEvents(second.id)).length;
+
+    // The second is read as processing while it is pending: the one statement writes nothing.
+    await getDb().transaction(async (tx) => {
+      expect(await moveCashOutsInOneStatement(tx, { now }, [moveOf(first, "pending", "processing"), moveOf(second, "processing", "processing")])).toBeNull();
+    });
+    // Through the executor, the moves are tried one at a time: the stale one is a 409 and the claim's
+    // transaction rolls back, the first one's move with it.
+    await expect(getDb().transaction(async (tx) => {
+      await executeCashOutMoves(tx, { actor: "system", now }, [
+        { cause: "cash_out_processing", cashOut: first, facts: { nextStepAt: later(5000) } },
+        { cause: "cash_out_completed", cashOut: { ...second, status: "processing" }, facts: { end2endId: "E99999999202611271200abcdefghijk", completedAt: now } },
+      ]);
+    })).rejects.toMatchObject({ code: "conflict" });
+    const after = await getDb().select().from(cashOuts).where(eq(cashOuts.companyId, a.companyId)).orderBy(cashOuts.id);
+    expect(after.map((r) => r.status)).toEqual(["pending", "pending"]);
+    expect((await cashOutEvents(first.id)).length + (await cashOutEvents(second.id)).length).toBe(eventsBefore);
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + (after[0].fee as number)), waitingFunds: 0, reserved: 2000 + 2 * (after[0].fee as number), total: 9901 });
   });
 });
 

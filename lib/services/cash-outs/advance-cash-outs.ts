@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { cashOuts, pspPayouts } from "@/lib/db/schema";
-import { executeCashOut } from "@/lib/executor/execute";
+import { executeCashOut, executeCashOutMoves, type CashOutStep } from "@/lib/executor/execute";
 import { getLogger } from "@/lib/logger";
 import { payoutProviderFor } from "@/lib/processors/payouts/registry";
 import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus } from "@/lib/processors/payouts/types";
@@ -30,8 +30,9 @@ const CLAIM_BATCH = 20;
  * transaction only if the row is still as claimed. An instance that dies in between leaves the lease
  * to run out, and the step is taken again with the same idEnvio (the PSP never sends twice). The
  * sandbox answers from memory: one transaction locks up to CLAIM_BATCH due cash-outs and steps the
- * sandbox's in it, up to the first one of a PSP over the network, which it leases (the rows after it
- * stay due for the next claim). A step that fails rolls its whole claim back: the rows stay due.
+ * sandbox's in it, all of their moves in one statement (lib/executor/execute.ts, executeCashOutMoves),
+ * up to the first one of a PSP over the network, which it leases (the rows after it stay due for the
+ * next claim). A step that fails rolls its whole claim back: the rows stay due.
  * Returns how many steps were taken.
  */
 export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = {}): Promise<number> {
@@ -63,22 +64,27 @@ async function claimDue(now: Date, max: number): Promise<{ taken: number; leased
       .orderBy(asc(cashOuts.nextStepAt), asc(cashOuts.id))
       .limit(max)
       .for("update", { skipLocked: true });
+    // The in-memory PSP's moves of this claim, written together in one statement at the end.
+    const steps: CashOutStep[] = [];
+    const move = async (step: CashOutStep) => void steps.push(step);
     let taken = 0;
+    let leased: CashOutRow | null = null;
     for (const c of due) {
       const provider = payoutProviderFor(c.processor);
       taken += 1;
       if (provider.inMemory) {
-        await applyAnswer(tx, c, await ask(provider, c, undefined, now), provider, undefined, now);
+        await applyAnswer(tx, c, await ask(provider, c, undefined, now), provider, undefined, now, move);
         continue;
       }
-      const [leased] = await tx
+      [leased] = await tx
         .update(cashOuts)
         .set({ nextStepAt: new Date(now.getTime() + LEASE_MS) })
         .where(eq(cashOuts.id, c.id))
         .returning();
-      return { taken, leased, more: true };
+      break;
     }
-    return { taken, leased: null, more: due.length === max };
+    if (steps.length) await executeCashOutMoves(tx, { actor: "system", now }, steps);
+    return { taken, leased, more: leased !== null || due.length === max };
   });
 }
 
@@ -102,12 +108,23 @@ async function takeRemoteStep(c: CashOutRow, now: Date): Promise<void> {
     const [cur] = await tx.select().from(cashOuts).where(eq(cashOuts.id, c.id)).for("update");
     // Another instance took it after our lease ran out: its answer wins.
     if (!cur || cur.status !== c.status || cur.nextStepAt?.getTime() !== c.nextStepAt?.getTime()) return;
-    await applyAnswer(tx, cur, answer, provider, payout, now);
+    await applyAnswer(tx, cur, answer, provider, payout, now, (step) => executeCashOut(tx, { actor: "system", now }, step));
   });
 }
 
-async function applyAnswer(tx: Tx, cur: CashOutRow, answer: Answer, provider: PixPayoutProvider, payout: PayoutRow | undefined, now: Date): Promise<void> {
-  const ctx = { actor: "system", now };
+/**
+ * Writes a PSP's answer about a cash-out: its PSP row, its next step, and the move the answer makes,
+ * handed to `move` (executed at once, or gathered for the claim's one statement).
+ */
+async function applyAnswer(
+  tx: Tx,
+  cur: CashOutRow,
+  answer: Answer,
+  provider: PixPayoutProvider,
+  payout: PayoutRow | undefined,
+  now: Date,
+  move: (step: CashOutStep) => Promise<unknown>,
+): Promise<void> {
   const later = (ms: number) => new Date(now.getTime() + ms);
   const setPayout = async (values: Partial<typeof pspPayouts.$inferInsert>) => {
     if (payout) await tx.update(pspPayouts).set({ ...values, updatedAt: now }).where(eq(pspPayouts.cashOutId, cur.id));
@@ -123,9 +140,9 @@ async function applyAnswer(tx: Tx, cur: CashOutRow, answer: Answer, provider: Pi
     const r = answer.result;
     await setPayout({ sendAttempts: (payout?.sendAttempts ?? 0) + 1, lastError: null, ...(r.status === "accepted" ? { pspStatus: "EM_PROCESSAMENTO", e2eId: r.reference } : {}) });
     if (r.status === "accepted") {
-      await executeCashOut(tx, ctx, { cause: "cash_out_processing", cashOut: cur, facts: { nextStepAt: later(provider.pollDelayMs()) } });
+      await move({ cause: "cash_out_processing", cashOut: cur, facts: { nextStepAt: later(provider.pollDelayMs()) } });
     } else {
-      await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: r.reason } });
+      await move({ cause: "cash_out_failed", cashOut: cur, facts: { failReason: r.reason } });
     }
     return;
   }
@@ -134,9 +151,9 @@ async function applyAnswer(tx: Tx, cur: CashOutRow, answer: Answer, provider: Pi
     await tx.update(cashOuts).set({ nextStepAt: later(provider.pollDelayMs()) }).where(eq(cashOuts.id, cur.id));
   } else if (s.status === "completed") {
     await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId });
-    await executeCashOut(tx, ctx, { cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
+    await move({ cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
   } else {
     await setPayout({ pspStatus: "NAO_REALIZADO" });
-    await executeCashOut(tx, ctx, { cause: "cash_out_failed", cashOut: cur, facts: { failReason: s.reason } });
+    await move({ cause: "cash_out_failed", cashOut: cur, facts: { failReason: s.reason } });
   }
 }
