@@ -49,24 +49,28 @@ function shapeOf(table: PgTable, given: [string, PgColumn][], overriding: boolea
 }
 
 /**
- * insertIf for several rows of one table: `INSERT INTO table (columns) SELECT * FROM (VALUES ...) WHERE
- * condition`, every row or none. The rows give the same columns (the first row's are the statement's).
+ * insertIf for several rows of one table, every row or none: `INSERT INTO table (columns) SELECT ...
+ * FROM jsonb_to_recordset($1) WHERE condition`. The rows go as one JSON parameter, so the statement's
+ * text is the same whatever their number (a prepared statement, one plan). Every row gives the same
+ * columns.
  */
 export function insertManyIf<T extends PgTable>(table: T, rows: T["$inferInsert"][], condition: SQL): SQL {
   if (rows.length === 0) throw new Error(`No rows to insert into ${getTableName(table)}`);
   const records = rows as Record<string, unknown>[];
-  const given = Object.entries(getTableColumns(table)).filter(([key]) => records[0][key] !== undefined);
+  const columns = Object.entries(getTableColumns(table));
+  const given = columns.filter(([key]) => records[0][key] !== undefined);
   const keys = given.map(([key]) => key).join(",");
-  const names = given.map(([, column]) => quoteName(casing.getColumnCasing(column))).join(", ");
-  const tuples = records.map((record) => {
-    const also = Object.entries(getTableColumns(table)).filter(([key]) => record[key] !== undefined).map(([key]) => key).join(",");
+  const named = given.map(([key, column]) => ({ key, column, raw: casing.getColumnCasing(column), name: quoteName(casing.getColumnCasing(column)) }));
+  const document = records.map((record) => {
+    const also = columns.filter(([key]) => record[key] !== undefined).map(([key]) => key).join(",");
     if (also !== keys) throw new Error(`Rows for ${getTableName(table)} give different columns: ${keys} and ${also}`);
-    const values = given.map(([key, column]) => {
+    // Each value as its column sends it to the driver, but a JSON column's as the JSON value itself.
+    return Object.fromEntries(named.map(({ key, column, raw }) => {
       const value = record[key];
-      const driver = value === null || is(value, SQL) ? value : column.mapToDriverValue(value);
-      return sql`${Array.isArray(driver) ? sql.param(driver) : driver}::${sql.raw(column.getSQLType())}`;
-    });
-    return sql`(${sql.join(values, sql`, `)})`;
+      return [raw, value === null || column.dataType === "json" ? value : column.mapToDriverValue(value)];
+    }));
   });
-  return sql`insert into ${sql.raw(quoteName(getTableName(table)))} (${sql.raw(names)}) select * from (values ${sql.join(tuples, sql`, `)}) as v where ${condition}`;
+  const names = named.map((c) => c.name).join(", ");
+  const types = named.map((c) => `${c.name} ${c.column.getSQLType()}`).join(", ");
+  return sql`insert into ${sql.raw(quoteName(getTableName(table)))} (${sql.raw(names)}) select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(document)}::jsonb) as v(${sql.raw(types)}) where ${condition}`;
 }

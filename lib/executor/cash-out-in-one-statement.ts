@@ -1,5 +1,4 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { CasingCache } from "drizzle-orm/casing";
 import type { Queryable, Tx } from "@/lib/db/client";
 import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
 import { insertIf, insertManyIf } from "@/lib/db/insert-if";
@@ -13,10 +12,7 @@ import type { JournalDraft } from "@/lib/domain/ledger";
 import { cashOutEventValues } from "@/lib/webhooks/outbox";
 import { cashOutEventData } from "@/lib/webhooks/payloads";
 import { OUTBOX_CHANNEL } from "@/lib/webhooks/wake";
-import { executePrepared, quoteName } from "@/lib/db/prepared";
-
-/** The column names as the database has them (the handles' casing, lib/db/client.ts). */
-const casing = new CasingCache("snake_case");
+import { executePrepared } from "@/lib/db/prepared";
 
 /**
  * A cash-out request in one statement: the cash-out, its PSP row (a payout through Efí), its outbox
@@ -152,36 +148,38 @@ export async function moveCashOutInOneStatement(tx: Tx, ctx: { now: Date }, move
 export async function moveCashOutsInOneStatement(tx: Tx, ctx: { now: Date }, moves: CashOutMove[]): Promise<CashOutRow[] | null> {
   if (new Set(moves.map((m) => m.cashOut.id)).size !== moves.length) throw new Error("A cash-out moves once per statement");
   const n = moves.length;
-  const subjects = moves.map((m) => sql`(${m.cashOut.id}::bigint, ${m.cashOut.status}::text)`);
-  const subject = sql`subject as (
-      select c.id from ${cashOuts} c join (values ${sql.join(subjects, sql`, `)}) as s(id, status) on c.id = s.id and c.status = s.status
-      order by c.id for update of c)`;
+  // Each move as one JSON row: its subject as read, its status after, and for each column a move may
+  // set, whether this one sets it and to what (a column it does not set is kept as it is).
+  const document = moves.map(({ cashOut: before, patch, after }) => {
+    const row: Record<string, unknown> = { id: before.id, from_status: before.status, to_status: after.status };
+    for (const key of Object.keys(patch)) if (!(key in MOVABLE)) throw new Error(`A cash-out's move sets ${key}, which the batched statement does not write`);
+    for (const [key, name] of Object.entries(MOVABLE)) {
+      row[`set_${name}`] = key in patch;
+      const value = after[key as keyof CashOutRow];
+      row[name] = value instanceof Date ? value.toISOString() : value;
+    }
+    return row;
+  });
+  const columns = Object.values(MOVABLE);
+  const types = Object.entries(MOVABLE).map(([key, name]) => `set_${name} boolean, ${name} ${getTableColumns(cashOuts)[key as keyof CashOutRow].getSQLType()}`).join(", ");
+  const sets = columns.map((name) => `, ${name} = case when m.set_${name} then m.${name} else c.${name} end`).join("");
   const asRead = sql`((select count(*) from subject) = ${n}::int)`;
   const drafts = moves.flatMap((m) => (m.journal ? [{ ...m.journal, now: ctx.now }] : []));
   const journal = drafts.length ? journalsInStatement(drafts, { also: asRead }) : null;
   const ok = journal ? journal.ok : asRead;
-
-  // Each row sets its own move's columns; a column another move sets is kept as it is.
-  const columns = getTableColumns(cashOuts);
-  const keys = [...new Set(moves.flatMap((m) => Object.keys(m.patch)))].filter((k) => k !== "status" && k !== "updatedAt") as (keyof typeof columns)[];
-  const nameOf = (key: keyof typeof columns) => sql.raw(quoteName(casing.getColumnCasing(columns[key])));
-  const typeOf = (key: keyof typeof columns) => sql.raw(columns[key].getSQLType());
-  const valueOf = (key: keyof typeof columns, value: unknown) => (value === null || value === undefined ? null : columns[key].mapToDriverValue(value as never));
-  const rows = moves.map(({ cashOut: before, patch, after }) => {
-    const own = keys.map((k) => sql`, ${k in patch}::boolean, ${valueOf(k, after[k])}::${typeOf(k)}`);
-    return sql`(${before.id}::bigint, ${before.status}::text, ${after.status}::text, ${after.updatedAt.toISOString()}::timestamptz${sql.join(own, sql``)})`;
-  });
-  const sets = keys.map((k, i) => sql`, ${nameOf(k)} = case when m.set${sql.raw(String(i))} then m.v${sql.raw(String(i))} else c.${nameOf(k)} end`);
-  const names = keys.map((_, i) => `, set${i}, v${i}`).join("");
-  const update = sql`update ${cashOuts} c set status = m.to_status, updated_at = m.updated_at${sql.join(sets, sql``)}
-      from (values ${sql.join(rows, sql`, `)}) as m(id, from_status, to_status, updated_at${sql.raw(names)})
-      where c.id = m.id and c.status = m.from_status and ${ok}
-      returning c.id`;
   const events = moves.map(({ after }) => cashOutEventValues(after, cashOutEventData(after), ctx.now));
   const outbox = insertManyIf(webhookEvents, events, sql`(select count(*) from cash_out) = ${n}::int`);
   const result = await executePrepared(tx, sql`
-    with ${subject},${journal ? sql` ${journal.ctes},` : sql``}
-    cash_out as (${update}),
+    with m as (
+      select * from jsonb_to_recordset(${JSON.stringify(document)}::jsonb) as m(id bigint, from_status text, to_status text, ${sql.raw(types)})
+    ), subject as (
+      select c.id from ${cashOuts} c join m on c.id = m.id and c.status = m.from_status order by c.id for update of c
+    ),${journal ? sql` ${journal.ctes},` : sql``}
+    cash_out as (
+      update ${cashOuts} c set status = m.to_status, updated_at = ${ctx.now.toISOString()}::timestamptz${sql.raw(sets)}
+      from m where c.id = m.id and c.status = m.from_status and ${ok}
+      returning c.id
+    ),
     outbox as (${outbox} returning id, delivery_state)
     select ${ok} as ok, (select count(*) from cash_out)::int as moved, (select count(*) from outbox)::int as events,
       ${journal ? journal.moved : sql`0`} as balances,
@@ -193,3 +191,11 @@ export async function moveCashOutsInOneStatement(tx: Tx, ctx: { now: Date }, mov
   }
   return moves.map((m) => m.after);
 }
+
+/** The columns a cash-out's later move may set (the money table's patches), by key and SQL name. */
+const MOVABLE: Partial<Record<keyof CashOutRow, string>> = {
+  nextStepAt: "next_step_at",
+  end2endId: "end2end_id",
+  failReason: "fail_reason",
+  completedAt: "completed_at",
+};

@@ -145,24 +145,43 @@ export type JournalInStatement = {
  * one `ok` decides every write of the statement.
  */
 export function journalInStatement(input: JournalInput, opts: { also?: SQL } = {}): JournalInStatement {
-  return journalsInStatement([input], opts);
+  const { accounts, postings } = aggregate([input]);
+  const wanted = accounts.map((a) => sql`(${a.owner}::bigint, ${a.kind}::text, ${a.delta}::bigint, ${a.floor}::bigint)`);
+  const pairs = accounts.map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
+  const rows = postings.map((p) => sql`(${p.owner}::bigint, ${p.kind}::text, ${p.ord}::int, ${p.entry_type}::text, ${p.amount}::bigint, ${p.running}::bigint)`);
+  const ok = sql`(select ok from journal_ok)`;
+  const journal = insertIf(ledgerJournals, journalRow(input), ok);
+  const ctes = sql`
+    locked as (
+      select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
+      where (coalesce(company_id, 0), kind) in (${sql.join(pairs, sql`, `)})
+      order by coalesce(company_id, 0), kind
+      for update
+    ), wanted(owner, kind, delta, floor) as (values ${sql.join(wanted, sql`, `)}),
+    ${guardAndMove(accounts.length, opts.also)},
+    journal as (${journal} returning id),
+    postings as (
+      insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
+      select journal.id, l.id, p.entry_type, p.amount, l.balance + p.running, ${input.now.toISOString()}::timestamptz
+      from journal, locked l join (values ${sql.join(rows, sql`, `)}) as p(owner, kind, ord, entry_type, amount, running)
+        on p.owner = l.owner and p.kind = l.kind
+      order by l.owner, l.kind, p.ord
+      returning 1
+    )`;
+  return { ctes, ok, found: sql`(select found from journal_ok)`, moved: sql`(select count(*) from moved)::int`, accounts: accounts.length };
 }
 
+type Account = { owner: number; kind: string; delta: number; floor: number | null };
+type Posting = { j: number; owner: number; kind: string; ord: number; entry_type: string; amount: number; running: number };
+
 /**
- * Several journals in one statement, as if written one after the other (the sandbox's cash-outs of one
- * claim, lib/executor/cash-out-in-one-statement.ts): an UPDATE moves a row once per statement, so each
- * account is moved once by the sum of its lines in every journal, and its guard is the deepest point
- * its guarded debits reach across them, in the order given. Each posting's balance after it is the
- * account's running balance across the journals in that order, and the postings are written grouped by
- * account in that order (ledger:check walks an account's postings by id). All or nothing: one `ok`.
- * The journals' ids are taken from their sequence in a CTE (`journal_ids`, run once) so that each
- * posting names its own journal.
+ * The journals' lines as the accounts they move and their postings, in the order given: an account's
+ * delta is the sum of its lines, its floor the deepest point its guarded debits reach (the same rule as
+ * postJournal's running check), and a posting's `running` the account's sum of lines up to it.
  */
-export function journalsInStatement(inputs: JournalInput[], opts: { also?: SQL } = {}): JournalInStatement {
-  if (inputs.length === 0) throw new Error("No journal to write");
-  const accounts = new Map<string, { owner: number; kind: string; delta: number; floor: number | null }>();
-  const postings: SQL[] = [];
-  let ord = 0;
+function aggregate(inputs: JournalInput[]): { accounts: Account[]; postings: Posting[] } {
+  const accounts = new Map<string, Account>();
+  const postings: Posting[] = [];
   inputs.forEach((input, j) => {
     const lines = nonZero(input.lines);
     assertBalanced(lines);
@@ -172,52 +191,19 @@ export function journalsInStatement(inputs: JournalInput[], opts: { also?: SQL }
       const key = `${ownerOf(line)}:${line.account}`;
       const account = accounts.get(key) ?? { owner: ownerOf(line), kind: line.account, delta: 0, floor: null };
       accounts.set(key, account);
-      account.delta += line.amount; // the running sum of this account's lines up to this one
+      account.delta += line.amount;
       if (line.owner === "merchant" && line.mustStayNonNegative && line.amount < 0) account.floor = Math.max(account.floor ?? -Infinity, -account.delta);
-      const journal = inputs.length === 1 ? sql`` : sql`${j}::int, `;
-      postings.push(sql`(${journal}${account.owner}::bigint, ${account.kind}::text, ${ord++}::int, ${line.entryType}::text, ${line.amount}::bigint, ${account.delta}::bigint)`);
+      postings.push({ j, owner: account.owner, kind: account.kind, ord: postings.length, entry_type: line.entryType, amount: line.amount, running: account.delta });
     }
   });
-  const wanted = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text, ${a.delta}::bigint, ${a.floor}::bigint)`);
-  const pairs = [...accounts.values()].map((a) => sql`(${a.owner}::bigint, ${a.kind}::text)`);
+  return { accounts: [...accounts.values()], postings };
+}
+
+/** The guard on the locked balances (`journal_ok`) and the balances' move (`moved`), for both forms. */
+function guardAndMove(accounts: number | SQL, also: SQL | undefined): SQL {
   const ok = sql`(select ok from journal_ok)`;
-  const postingsOf = (from: SQL, journalId: SQL, columns: SQL) => sql`postings as (
-      insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
-      select ${journalId}, l.id, p.entry_type, p.amount, l.balance + p.running, ${inputs[0].now.toISOString()}::timestamptz
-      from ${from}, locked l join (values ${sql.join(postings, sql`, `)}) as p(${columns}owner, kind, ord, entry_type, amount, running)
-        on p.owner = l.owner and p.kind = l.kind${inputs.length === 1 ? sql`` : sql` where p.j = journal_ids.j`}
-      order by l.owner, l.kind, p.ord
-      returning 1
-    )`;
-  const journals =
-    inputs.length === 1
-      ? sql`journal as (${insertIf(ledgerJournals, journalRow(inputs[0]), ok)} returning id),
-    ${postingsOf(sql`journal`, sql`journal.id`, sql``)}`
-      : sql`journal_ids as (
-      select j, nextval(pg_get_serial_sequence('ledger_journals', 'id')) as id from generate_series(0, ${inputs.length - 1}::int) as j where ${ok}
-    ), journal as (
-      insert into ${ledgerJournals} (id, company_id, kind, description, transaction_id, cash_out_id, created_at) overriding system value
-      select i.id, v.company_id, v.kind, v.description, v.transaction_id, v.cash_out_id, v.created_at
-      from journal_ids i join (values ${sql.join(
-        inputs.map((input, j) => {
-          const r = journalRow(input);
-          return sql`(${j}::int, ${r.companyId}::bigint, ${r.kind}::text, ${r.description}::text, ${r.transactionId}::bigint, ${r.cashOutId}::bigint, ${input.now.toISOString()}::timestamptz)`;
-        }),
-        sql`, `,
-      )}) as v(j, company_id, kind, description, transaction_id, cash_out_id, created_at) on v.j = i.j
-      order by i.j
-      returning id
-    ),
-    ${postingsOf(sql`journal_ids`, sql`journal_ids.id`, sql`j, `)}`;
-  const ctes = sql`
-    locked as (
-      select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
-      where (coalesce(company_id, 0), kind) in (${sql.join(pairs, sql`, `)})
-      order by coalesce(company_id, 0), kind
-      for update
-    ), wanted(owner, kind, delta, floor) as (values ${sql.join(wanted, sql`, `)}),
-    journal_ok as (
-      select count(*) = ${accounts.size}::int and coalesce(bool_and(w.floor is null or l.balance >= w.floor), true)${opts.also ? sql` and ${opts.also}` : sql``} as ok,
+  return sql`journal_ok as (
+      select count(*) = ${accounts}::int and coalesce(bool_and(w.floor is null or l.balance >= w.floor), true)${also ? sql` and ${also}` : sql``} as ok,
         count(*)::int as found
       from locked l join wanted w on w.owner = l.owner and w.kind = l.kind
     ), moved as (
@@ -225,6 +211,57 @@ export function journalsInStatement(inputs: JournalInput[], opts: { also?: SQL }
       from locked l join wanted w on w.owner = l.owner and w.kind = l.kind
       where a.id = l.id and ${ok}
       returning a.id
-    ), ${journals}`;
-  return { ctes, ok, found: sql`(select found from journal_ok)`, moved: sql`(select count(*) from moved)::int`, accounts: accounts.size };
+    )`;
+}
+
+/**
+ * Several journals in one statement, as if written one after the other (the sandbox's cash-out moves
+ * of one claim, lib/executor/cash-out-in-one-statement.ts): an UPDATE moves a row once per statement,
+ * so each account is moved once by the sum of its lines in all of them, and its guard is the deepest
+ * point its guarded debits reach across them, in the order given. Each posting's balance after it is
+ * the account's running balance across the journals, and the postings are written grouped by account
+ * in that order (ledger:check walks an account's postings by id). All or nothing: one `ok`. The
+ * journals' ids are taken from their sequence in a CTE run once (`journal_ids`), so that each posting
+ * names its own journal. The accounts, journals and postings go as JSON parameters, so the statement's
+ * text is the same whatever their number: one prepared statement and one plan.
+ */
+export function journalsInStatement(inputs: JournalInput[], opts: { also?: SQL } = {}): JournalInStatement {
+  if (inputs.length === 0) throw new Error("No journal to write");
+  const { accounts, postings } = aggregate(inputs);
+  const journals = inputs.map((input, j) => {
+    const r = journalRow(input);
+    return { j, company_id: r.companyId, kind: r.kind, description: r.description, transaction_id: r.transactionId, cash_out_id: r.cashOutId, created_at: input.now.toISOString() };
+  });
+  const ok = sql`(select ok from journal_ok)`;
+  const ctes = sql`
+    wanted as (
+      select * from jsonb_to_recordset(${JSON.stringify(accounts)}::jsonb) as w(owner bigint, kind text, delta bigint, floor bigint)
+    ), locked as (
+      select id, coalesce(company_id, 0) as owner, kind, balance from ${ledgerAccounts}
+      where (coalesce(company_id, 0), kind) in (select owner, kind from wanted)
+      order by coalesce(company_id, 0), kind
+      for update
+    ),
+    ${guardAndMove(sql`(select count(*) from wanted)`, opts.also)},
+    journal_ids as (
+      select j, nextval(pg_get_serial_sequence('ledger_journals', 'id')) as id
+      from generate_series(0, ${inputs.length - 1}::int) as j where ${ok}
+    ), journal as (
+      insert into ${ledgerJournals} (id, company_id, kind, description, transaction_id, cash_out_id, created_at) overriding system value
+      select i.id, v.company_id, v.kind, v.description, v.transaction_id, v.cash_out_id, v.created_at
+      from journal_ids i join jsonb_to_recordset(${JSON.stringify(journals)}::jsonb)
+        as v(j int, company_id bigint, kind text, description text, transaction_id bigint, cash_out_id bigint, created_at timestamptz) on v.j = i.j
+      order by i.j
+      returning id
+    ), postings as (
+      insert into ${ledgerPostings} (journal_id, account_id, entry_type, amount, balance_after, created_at)
+      select i.id, l.id, p.entry_type, p.amount, l.balance + p.running, p.created_at
+      from journal_ids i
+        join jsonb_to_recordset(${JSON.stringify(postings.map((p) => ({ ...p, created_at: journals[p.j].created_at })))}::jsonb)
+          as p(j int, owner bigint, kind text, ord int, entry_type text, amount bigint, running bigint, created_at timestamptz) on p.j = i.j
+        join locked l on p.owner = l.owner and p.kind = l.kind
+      order by l.owner, l.kind, p.ord
+      returning 1
+    )`;
+  return { ctes, ok, found: sql`(select found from journal_ok)`, moved: sql`(select count(*) from moved)::int`, accounts: accounts.length };
 }

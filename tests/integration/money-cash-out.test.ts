@@ -169,7 +169,7 @@ describe("a claim's moves in one statement", () => {
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });
 
-  it("writes nothing when one subject is not as read, and the claim's moves then fail together", async () => {
+  it("writes nothing when one subject is not as read, with one statement text for every size, and the claim's moves then fail together", async () => {
     await advanceDueCashOuts({ now: later(0), limit: 10_000 });
     await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
     const a = await createTestAccount("Loja Lote Velho");
@@ -187,6 +187,22 @@ describe("a claim's moves in one statement", () => {
     await getDb().transaction(async (tx) => {
       expect(await moveCashOutsInOneStatement(tx, { now }, [moveOf(first, "pending", "processing"), moveOf(second, "processing", "processing")])).toBeNull();
     });
+    // Batches of other sizes run the same statement text (the moves go as one JSON parameter): one
+    // prepared statement, not one per size.
+    const more = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await cashOut(a, { amount: 100, pixKey: "maria@example.com" });
+      expect(res.status).toBe(201);
+      more.push((await getDb().select().from(cashOuts).where(eq(cashOuts.id, res.body.data.id)))[0]);
+    }
+    const rows = [first, second, ...more];
+    await getDb().transaction(async (tx) => {
+      for (const size of [2, 3, 4, 2, 3, 4]) {
+        expect(await moveCashOutsInOneStatement(tx, { now }, rows.slice(0, size).map((r) => moveOf(r, "processing", "processing")))).toBeNull();
+      }
+      const prepared = rowsOf<{ statement: string }>(await tx.execute(sql`select statement from pg_prepared_statements where statement like '%jsonb_to_recordset%' and statement like '%update "cash_outs"%' and statement not like '%ledger_journals%'`));
+      expect(prepared.map((p) => p.statement)).toHaveLength(1);
+    });
     // Through the executor, the moves are tried one at a time: the stale one is a 409 and the claim's
     // transaction rolls back, the first one's move with it.
     await expect(getDb().transaction(async (tx) => {
@@ -196,9 +212,10 @@ describe("a claim's moves in one statement", () => {
       ]);
     })).rejects.toMatchObject({ code: "conflict" });
     const after = await getDb().select().from(cashOuts).where(eq(cashOuts.companyId, a.companyId)).orderBy(cashOuts.id);
-    expect(after.map((r) => r.status)).toEqual(["pending", "pending"]);
     expect((await cashOutEvents(first.id)).length + (await cashOutEvents(second.id)).length).toBe(eventsBefore);
-    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + (after[0].fee as number)), waitingFunds: 0, reserved: 2000 + 2 * (after[0].fee as number), total: 9901 });
+    expect(after.map((r) => r.status)).toEqual(["pending", "pending", "pending", "pending"]);
+    const fee = after[0].fee as number;
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee) - 2 * (100 + fee), waitingFunds: 0, reserved: 2000 + 200 + 4 * fee, total: 9901 });
   });
 });
 
