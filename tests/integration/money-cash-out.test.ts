@@ -169,6 +169,34 @@ describe("a claim's moves in one statement", () => {
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });
 
+  it("four passes racing over three merchants' cash-outs step each once, without a deadlock, and the books agree", async () => {
+    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    const shops = [await createTestAccount("Loja Corrida A"), await createTestAccount("Loja Corrida B"), await createTestAccount("Loja Corrida C")];
+    for (const shop of shops) await paidPix(shop, 100_000);
+    const ids: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await cashOut(shops[i % 3], { amount: 100 + i, pixKey: i % 10 === 0 ? "fail@arara.dev" : "maria@example.com" });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    // On PostgreSQL the passes run on connections of their own: their claims skip each other's rows and
+    // their statements lock the platform's accounts, which all of them move, in the one order.
+    const race = async (now: Date) => (await Promise.all(Array.from({ length: 4 }, () => advanceDueCashOuts({ now, limit: 1000 })))).reduce((x, y) => x + y, 0);
+    expect(await race(later(0))).toBe(60);
+    expect(await race(later(pspDelay() + 1000))).toBe(60);
+    for (const [i, id] of ids.entries()) {
+      expect((await cashOutEvents(id)).map((e) => e.status)).toEqual(["pending", "processing", i % 10 === 0 ? "failed" : "completed"]);
+    }
+    const fee = (await call("GET", `/api/v1/cashOut/${ids[0]}`, { auth: shops[0].secretKey })).body.data.fee as number;
+    for (const [s, shop] of shops.entries()) {
+      const sent = ids.map((_, i) => i).filter((i) => i % 3 === s && i % 10 !== 0).reduce((sum, i) => sum + 100 + i + fee, 0);
+      const available = 100_000 - 990 - sent;
+      expect(await expectBooksAgree(shop)).toEqual({ available, waitingFunds: 0, reserved: 0, total: available });
+    }
+    expect((await checkLedger(getDb())).violations).toEqual([]);
+  });
+
   it("writes nothing when one subject is not as read, with one statement text for every size, and the claim's moves then fail together", async () => {
     await advanceDueCashOuts({ now: later(0), limit: 10_000 });
     await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
