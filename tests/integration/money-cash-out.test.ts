@@ -245,6 +245,70 @@ describe("a claim's moves in one statement", () => {
     const fee = after[0].fee as number;
     expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee) - 2 * (100 + fee), waitingFunds: 0, reserved: 2000 + 200 + 4 * fee, total: 9901 });
   });
+  it("writes nothing when a guarded debit would overdraw, counting the deepest point of a merchant's moves across the claim", async () => {
+    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
+    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    const a = await createTestAccount("Loja Guarda A");
+    const b = await createTestAccount("Loja Guarda B");
+    await paidPix(a, 10_000);
+    await paidPix(b, 10_000);
+    for (const who of [a, b, a]) expect((await cashOut(who, { amount: 1000, pixKey: "maria@example.com" })).status).toBe(201);
+    expect(await advanceDueCashOuts({ now: later(0) })).toBe(3);
+    const rows = await getDb().select().from(cashOuts).where(sql`${cashOuts.companyId} in (${a.companyId}, ${b.companyId})`).orderBy(cashOuts.id);
+    expect(rows.map((r) => r.status)).toEqual(["processing", "processing", "processing"]);
+    const each = 1000 + (rows[0].fee as number);
+    const now = new Date();
+    const complete = () =>
+      getDb().transaction((tx) =>
+        executeCashOutMoves(
+          tx,
+          { actor: "system", now },
+          rows.map((r, i) => ({ cause: "cash_out_completed" as const, cashOut: r, facts: { end2endId: `E99999999202611271200guarda0000${i}`, completedAt: now } })),
+        ),
+      );
+    const reserved = async (companyId: number) =>
+      Number(rowsOf<{ balance: string }>(await getDb().execute(sql`select balance::text as balance from ledger_accounts where company_id = ${companyId} and kind = 'reserved'`))[0].balance);
+    const setReserved = (companyId: number, balance: number) =>
+      getDb().execute(sql`update ledger_accounts set balance = ${balance} where company_id = ${companyId} and kind = 'reserved'`);
+    expect(await reserved(a.companyId)).toBe(2 * each);
+    expect(await reserved(b.companyId)).toBe(each);
+    const journals = async () => Number(rowsOf<{ n: string }>(await getDb().execute(sql`select count(*)::text as n from ledger_journals`))[0].n);
+    const eventsOf = async () => (await Promise.all(rows.map((r) => cashOutEvents(r.id)))).map((e) => e.length);
+    const journalsBefore = await journals();
+    const eventsBefore = await eventsOf();
+    const unchanged = async () => {
+      const now = await getDb().select().from(cashOuts).where(sql`${cashOuts.companyId} in (${a.companyId}, ${b.companyId})`).orderBy(cashOuts.id);
+      expect(now.map((r) => r.status)).toEqual(["processing", "processing", "processing"]);
+      expect(await journals()).toBe(journalsBefore);
+      expect(await eventsOf()).toEqual(eventsBefore);
+    };
+    try {
+      // B's reserve is one centavo short of its one completion (a state the books never reach; set by
+      // hand here): the claim's statement writes nothing, the moves one at a time refuse it, and the
+      // claim's transaction takes A's moves back with it.
+      await setReserved(b.companyId, each - 1);
+      await expect(complete()).rejects.toMatchObject({ code: "insufficient_balance" });
+      await unchanged();
+      expect(await reserved(a.companyId)).toBe(2 * each);
+      // A's reserve covers each of its two completions alone but not both: the guard is the deepest
+      // point A's debits reach across the claim, not each journal's own.
+      await setReserved(b.companyId, each);
+      await setReserved(a.companyId, 2 * each - 1);
+      await expect(complete()).rejects.toMatchObject({ code: "insufficient_balance" });
+      await unchanged();
+    } finally {
+      await setReserved(a.companyId, 2 * each);
+      await setReserved(b.companyId, each);
+    }
+    // The books as they are: the same claim completes all three, in one statement.
+    await complete();
+    const done = await rowsOfCompanies([a.companyId, b.companyId]);
+    expect(done.map((r) => r.status)).toEqual(["completed", "completed", "completed"]);
+    expect(new Set(done.map((r) => `${r.xmin}/${r.cmin}`)).size).toBe(1);
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * each, waitingFunds: 0, reserved: 0, total: 9901 - 2 * each });
+    expect(await expectBooksAgree(b)).toEqual({ available: 9901 - each, waitingFunds: 0, reserved: 0, total: 9901 - each });
+    expect((await checkLedger(getDb())).violations).toEqual([]);
+  });
 });
 
 describe("POST /api/v1/cashOut/request", () => {
