@@ -132,10 +132,15 @@ function accountBySecretHash(db: Queryable, secretHash: string | ReturnType<type
 // Prepared once per database handle: drizzle builds its SQL and row mapping once instead of per call.
 const prepareAuthLookup = (db: Db) => accountBySecretHash(db, sql.placeholder("secretHash")).prepare("find_account_by_secret_hash");
 
-export async function findAccountByPublicKey(publicKey: string, db: Queryable = getDb()): Promise<Account | null> {
+// Every card tokenization asks it: prepared once per database handle, like the secret key's lookup
+// (drizzle built this select of every column on each call: about 0.1 ms of a tokenization's CPU,
+// tests/bench/PROFILE.md, seventeenth round), and named, so the server keeps it prepared.
+const prepareAccountByPublicKey = (db: Db) =>
+  db.select().from(companies).where(eq(companies.publicKey, sql.placeholder("publicKey"))).limit(1).prepare("account_by_public_key");
+
+export async function findAccountByPublicKey(publicKey: string): Promise<Account | null> {
   if (!PUBLIC_KEY_RE.test(publicKey)) return null;
-  // Every card tokenization asks it: named, so the server keeps it prepared (lib/db/prepared.ts).
-  const rows = await db.select().from(companies).where(eq(companies.publicKey, publicKey)).limit(1).prepare("account_by_public_key").execute();
+  const rows = await preparedOn(getDb(), "account_by_public_key", prepareAccountByPublicKey).execute({ publicKey });
   const account = rows[0];
   return account && safeEqual(account.publicKey, publicKey) ? account : null;
 }
