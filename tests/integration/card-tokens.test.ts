@@ -4,7 +4,8 @@ import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { baseBody, CARD, cardBody, tokenize } from "../helpers/cash-in";
 import { getDb } from "@/lib/db/client";
-import { cardTokenUses } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { cardTokenUses, transactions } from "@/lib/db/schema";
 import { tokenizeCard } from "@/lib/services/transactions/tokenize-card";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
@@ -106,6 +107,24 @@ describe("card tokens at charge time", () => {
     expect(again.status).toBe(422);
     expect(again.body).toMatchObject({ code: "unprocessable" });
     expect(again.body.message).toMatch(/already used/);
+  });
+
+  it("charges racing with one token: one is charged, the others are 422, and one transaction and one use are written", async () => {
+    const c = await createTestAccount("Loja Tokens Corrida");
+    const body = await cardBody(c.publicKey);
+    // On PostgreSQL the charges run on several connections: the claims serialise on the use's key.
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => charge(c, { ...body, externalRef: `corrida-${i}` })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422, 422]);
+    for (const r of results.filter((x) => x.status === 422)) expect(r.body.message).toMatch(/already used/);
+    const charged = results.find((r) => r.status === 201)!.body.data;
+    expect(charged.status).toBe("paid");
+    const rows = await getDb().select().from(transactions).where(eq(transactions.companyId, c.companyId));
+    expect(rows.map((t) => t.id)).toEqual([charged.id]);
+    const uses = await getDb().select().from(cardTokenUses).where(eq(cardTokenUses.companyId, c.companyId));
+    expect(uses).toHaveLength(1);
+    const ttl = uses[0].expiresAt.getTime() - uses[0].usedAt.getTime();
+    expect(ttl).toBeGreaterThan(4 * 60 * 1000);
+    expect(ttl).toBeLessThanOrEqual(5 * 60 * 1000);
   });
 
   it("an expired token (made 5 minutes ago) is a 422", async () => {
