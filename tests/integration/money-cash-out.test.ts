@@ -18,6 +18,12 @@ import { balanceOf, cashOut, expectBooksAgree, paidPix, statementOf } from "../h
 const later = (ms: number) => new Date(Date.now() + ms);
 const pspDelay = () => getEnv().sandboxPspDelayMs;
 
+/** Steps every cash-out earlier tests left due to its end, so that a test's claims hold only its own. */
+async function drainCashOutJob() {
+  await advanceDueCashOuts({ now: later(0), limit: 10_000 });
+  await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+}
+
 async function cashOutEvents(cashOutId: number) {
   return getDb().select().from(webhookEvents).where(eq(webhookEvents.cashOutId, cashOutId)).orderBy(webhookEvents.id);
 }
@@ -78,8 +84,7 @@ describe("50 concurrent cash-outs against a balance that covers 19 of them", () 
 describe("the cash-out job's pass", () => {
   it("steps more cash-outs than one claim locks, each with its own event, and stops at its limit", async () => {
     // What earlier tests left due finishes first: below, only this account's cash-outs are due.
-    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
-    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    await drainCashOutJob();
     expect(pspDelay()).toBeGreaterThan(0); // else a processing cash-out would be due again at once
     const a = await createTestAccount("Loja Lote");
     await paidPix(a, 100_000);
@@ -122,8 +127,7 @@ describe("a claim's moves in one statement", () => {
     );
 
   it("moves two merchants' cash-outs, a failing one among them, by one statement per claim, and the books agree", async () => {
-    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
-    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    await drainCashOutJob();
     const a = await createTestAccount("Loja Lote A");
     const b = await createTestAccount("Loja Lote B");
     await paidPix(a, 10_000);
@@ -170,8 +174,7 @@ describe("a claim's moves in one statement", () => {
   });
 
   it("four passes racing over three merchants' cash-outs step each once, without a deadlock, and the books agree", async () => {
-    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
-    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    await drainCashOutJob();
     const shops = [await createTestAccount("Loja Corrida A"), await createTestAccount("Loja Corrida B"), await createTestAccount("Loja Corrida C")];
     for (const shop of shops) await paidPix(shop, 100_000);
     const ids: number[] = [];
@@ -198,8 +201,7 @@ describe("a claim's moves in one statement", () => {
   });
 
   it("writes nothing when one subject is not as read, with one statement text for every size, and the claim's moves then fail together", async () => {
-    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
-    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    await drainCashOutJob();
     const a = await createTestAccount("Loja Lote Velho");
     await paidPix(a, 10_000);
     for (let i = 0; i < 2; i++) expect((await cashOut(a, { amount: 1000, pixKey: "maria@example.com", postbackUrl: "https://example.com/hook" })).status).toBe(201);
@@ -245,9 +247,9 @@ describe("a claim's moves in one statement", () => {
     const fee = after[0].fee as number;
     expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee) - 2 * (100 + fee), waitingFunds: 0, reserved: 2000 + 200 + 4 * fee, total: 9901 });
   });
+
   it("writes nothing when a guarded debit would overdraw, counting the deepest point of a merchant's moves across the claim", async () => {
-    await advanceDueCashOuts({ now: later(0), limit: 10_000 });
-    await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 10_000 });
+    await drainCashOutJob();
     const a = await createTestAccount("Loja Guarda A");
     const b = await createTestAccount("Loja Guarda B");
     await paidPix(a, 10_000);
