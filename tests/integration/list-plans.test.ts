@@ -110,7 +110,7 @@ describe("the embedded database's maintenance pass (autovacuum's thresholds)", (
     // PostgreSQL publishes a backend's table counts within about a second.
     await expect
       .poll(async () => (await maintainDatabase(db)).find((s) => s.table === "maintenance_probe"), { timeout: 15_000, interval: 500 })
-      .toEqual({ table: "maintenance_probe", action: "vacuum" });
+      .toMatchObject({ table: "maintenance_probe", action: "vacuum", ms: expect.any(Number) });
     const result = (await db.execute(
       sql`select n_dead_tup::int as dead, last_vacuum is not null as vacuumed, last_analyze is not null as analyzed from pg_stat_user_tables where relname = 'maintenance_probe'`,
     )) as unknown;
@@ -140,8 +140,26 @@ describe("the background pass: autovacuum's work only where autovacuum does not 
           const steps = await maintenancePass(db, kind);
           return steps === "autovacuum" ? steps : steps.find((s) => s.table === "maintenance_probe2");
         }, { timeout: 15_000, interval: 500 })
-        .toEqual({ table: "maintenance_probe2", action: "analyze" });
+        .toMatchObject({ table: "maintenance_probe2", action: "analyze" });
     }
     await db.execute(sql`drop table maintenance_probe2`);
+  }, 30_000);
+});
+
+describe("statistics only for the columns queries filter by (migration 0015)", () => {
+  it("an ANALYZE gathers none for the wide documents (payload, customer, items, the PIX code) and keeps those the planner reads", async () => {
+    const db = getDb();
+    // beforeAll wrote thousands of transactions, a timeline and events for them.
+    await db.execute(sql`analyze transactions`);
+    await db.execute(sql`analyze webhook_events`);
+    const stats = rowsOf<{ table: string; column: string }>(
+      await db.execute(sql`select tablename as "table", attname as "column" from pg_stats where schemaname = 'public' and tablename in ('transactions', 'webhook_events')`),
+    ).map((r) => `${r.table}.${r.column}`);
+    for (const kept of ["transactions.company_id", "transactions.created_at", "transactions.status", "transactions.customer_document", "webhook_events.delivery_state", "webhook_events.transaction_id"]) {
+      expect(stats).toContain(kept);
+    }
+    for (const skipped of ["webhook_events.payload", "transactions.customer", "transactions.items", "transactions.pix_qrcode", "transactions.metadata"]) {
+      expect(stats).not.toContain(skipped);
+    }
   }, 30_000);
 });

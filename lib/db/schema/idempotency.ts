@@ -19,7 +19,10 @@ export const idempotencyKeys = pgTable(
     /** Null only on a claim left by a version that claimed keys before running: read as absent. */
     responseStatus: integer(),
     responseContentType: text(),
-    /** The body exactly as it was sent (text, not jsonb, which would reorder keys and respace it). */
+    /**
+     * The body exactly as it was sent (text, not jsonb, which would reorder keys and respace it). No
+     * planner statistics (migration 0015).
+     */
     responseBody: text(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

@@ -26,6 +26,11 @@ export type ShippingRecord = {
   } | null;
 };
 
+/**
+ * No planner statistics are gathered for the wide columns nothing filters, joins or sorts by: customer,
+ * items, shipping, pixQrcode, boletoBarcode, boletoDigitableLine, metadata, postbackUrl, returnUrl
+ * (migration 0015; drizzle's schema cannot state a column's statistics target).
+ */
 export const transactions = pgTable(
   "transactions",
   {
@@ -159,7 +164,7 @@ export const cardTokenUses = pgTable("card_token_uses", {
   usedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
-/** Payment links: a hosted page where the payer picks the method. */
+/** Payment links: a hosted page where the payer picks the method. items, methods and installmentPlan have no planner statistics (migration 0015). */
 export const checkouts = pgTable(
   "checkouts",
   {

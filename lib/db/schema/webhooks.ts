@@ -18,6 +18,7 @@ export const webhookEvents = pgTable(
     orderingKey: text().notNull(),
     status: text().notNull(), // the event kind (data.status)
     url: text(), // null: nothing to deliver (no postbackUrl), kept for the timeline
+    /** No planner statistics (migration 0015: ANALYZE skips it; nothing filters by it). */
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
     /** 'v1': POSTed in the family's shape { id, type, objectId, url, data } (lib/webhooks/payloads.ts). */
     dialect: text().notNull().default("api"),
@@ -56,6 +57,7 @@ export const webhookAttempts = pgTable(
     httpStatus: integer(),
     durationMs: integer().notNull(),
     success: boolean().notNull(),
+    // error and responseExcerpt: no planner statistics (migration 0015).
     error: text(),
     responseExcerpt: text(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
