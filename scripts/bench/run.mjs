@@ -188,13 +188,30 @@ async function apiScenarios(app, db) {
       log(`${db.kind} list: the transactions table's statistics ${statistics.settled ? "current" : "NOT current"} after ${statistics.waitedS} s`);
     }
     await warm(o);
+    const seen = app.maintained().length;
     const r = await cannon(name, { ...common, ...o });
+    r.maintenance = maintenanceDuring(app.maintained().slice(seen));
     log(`${db.kind} ${name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms errors ${r.errors} non2xx ${r.non2xx}; app RSS now ${rssMb(app.pid).toFixed(0)} MB`);
     out.push(r);
     await sleep(500);
   }
   const mem = rss.stop();
   return { results: out, statistics, rss: { idleMb: +idle.toFixed(0), peakMb: +mem.peak.toFixed(0) } };
+}
+
+/**
+ * The maintenance pass's steps logged during a scenario ("database maintained" lines: table, action,
+ * ms). On the embedded database they run on the app's thread, so every request in flight waited them.
+ */
+function maintenanceDuring(lines) {
+  const steps = lines.flatMap((l) => {
+    try {
+      return JSON.parse(l).steps ?? [];
+    } catch {
+      return [];
+    }
+  });
+  return { steps: steps.length, ms: steps.reduce((a, x) => a + (x.ms ?? 0), 0), longest: steps.reduce((a, x) => (x.ms > (a?.ms ?? -1) ? x : a), null) };
 }
 
 async function bareNodeScenario(db) {
@@ -276,6 +293,15 @@ function report(all) {
     const cardPair = d.api.results.find((r) => r.name.startsWith("create card"));
     lines.push("");
     lines.push(`Card charges per second (a tokenize and a create per charge): ${fmt(cardPair.rps / 2)}.`, "");
+    const maintained = d.api.results.filter((r) => r.maintenance);
+    if (!pg && maintained.length) {
+      const each = maintained.map((r) => {
+        const m = r.maintenance;
+        const longest = m.longest ? `, longest ${m.longest.action} ${m.longest.table} ${m.longest.ms} ms` : "";
+        return `${r.name} ${m.ms} ms in ${m.steps} steps (${fmt((100 * m.ms) / (r.seconds * 1000), 1)} % of its ${fmt(r.seconds, 1)} s${longest})`;
+      });
+      lines.push(`The maintenance pass's ANALYZE and VACUUM during each scenario, on the app's one thread (every request in flight waited): ${each.join("; ")}.`, "");
+    }
     if (d.api.statistics) {
       const how = pg && d.autovacuum !== "off" ? "autovacuum" : "the app's maintenance pass";
       lines.push(`The list was measured once the transactions table's statistics were current (${how}; waited ${d.api.statistics.waitedS} s${d.api.statistics.settled ? "" : ", and they were **not** current after it"}).`, "");
