@@ -3,7 +3,7 @@ import { getLogger } from "@/lib/logger";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { cardSettlementJob, receiptJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 import { apiPixReconcileJob } from "@/lib/psp-jobs";
-import { databaseKind, getDb } from "@/lib/db/client";
+import { databaseKind, housekeepingDb } from "@/lib/db/client";
 import { maintenancePass } from "@/lib/db/maintenance";
 import { pollingLoop } from "@/lib/money-jobs";
 
@@ -35,7 +35,8 @@ const JOBS: Job[] = [
     start: () => {
       let warned = false;
       return pollingLoop("database-maintenance", 10_000, async () => {
-        const steps = await maintenancePass(getDb(), databaseKind());
+        // Its own connection on PostgreSQL: a long VACUUM holds no request's query behind it (lib/db/client.ts).
+        const steps = await maintenancePass(housekeepingDb(), databaseKind());
         if (steps === "autovacuum") return 0;
         if (databaseKind() === "postgres" && !warned) {
           warned = true;

@@ -18,7 +18,7 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Anything that can run a query: the db or an open transaction. */
 export type Queryable = Db | Tx;
 
-type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready?: Promise<void> };
+type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready?: Promise<void>; housekeeping?: () => Db };
 
 // Kept on globalThis so that dev-server reloads reuse it: PGlite takes no lock on its directory and
 // two instances on one directory would corrupt it.
@@ -33,7 +33,16 @@ function open(): Handle {
       connection: { application_name: "arara" },
     });
     const db = drizzlePostgres(sql, { schema, casing: "snake_case" });
-    return { db, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
+    // The maintenance pass's connection, apart from the pool (housekeepingDb).
+    let side: { sql: postgres.Sql; db: Db } | undefined;
+    const housekeeping = () => {
+      if (!side) {
+        const one = postgres(env.databaseUrl!, { max: 1, onnotice: () => {}, connection: { application_name: "arara-housekeeping" } });
+        side = { sql: one, db: drizzlePostgres(one, { schema, casing: "snake_case" }) };
+      }
+      return side.db;
+    };
+    return { db, kind: "postgres", housekeeping, close: async () => void (await Promise.all([sql.end({ timeout: 5 }), side?.sql.end({ timeout: 5 })])) };
   }
   const dir = env.pgliteDir;
   const inMemory = dir.startsWith("memory://");
@@ -80,6 +89,19 @@ function handle(): Handle {
 
 export function getDb(): Db {
   return handle().db;
+}
+
+/**
+ * A connection of its own for the maintenance pass's VACUUM and ANALYZE on PostgreSQL, never one of the
+ * pool's. When every pooled connection is busy, postgres.js queues the next query behind one already
+ * running on some connection (pipelining); a VACUUM can run for seconds (it waits up to 5 s for the lock
+ * that truncates a table's empty tail while requests use the table), and the requests queued behind it
+ * waited as long: card charges took 5.1 s in every benchmark run until this (tests/bench/PROFILE.md,
+ * nineteenth round). On the embedded database, one session runs everything: the same handle.
+ */
+export function housekeepingDb(): Db {
+  const h = handle();
+  return h.housekeeping ? h.housekeeping() : h.db;
 }
 
 export function databaseKind(): "pglite" | "postgres" {
