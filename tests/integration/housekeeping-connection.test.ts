@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { databaseKind, getDb, housekeepingDb } from "@/lib/db/client";
+import { startBackgroundJobs } from "@/lib/jobs";
 import { rowsOf } from "@/lib/db/rows";
 
 describe("the maintenance pass's connection", () => {
@@ -15,6 +16,22 @@ describe("the maintenance pass's connection", () => {
     if (databaseKind() !== "pglite") return void expect(databaseKind()).toBe("postgres");
     expect(housekeepingDb()).toBe(getDb());
   });
+
+  // First in the file: the connection opens on first use and stays until the database is closed.
+  it("on PostgreSQL, the background maintenance job runs on it, not on the pool", async () => {
+    if (databaseKind() !== "postgres") return void expect(databaseKind()).toBe("pglite");
+    const db = getDb();
+    const housekeepers = async () =>
+      rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'arara-housekeeping'`))[0].n;
+    expect(await housekeepers()).toBe(0);
+    const stop = startBackgroundJobs({ force: true });
+    try {
+      // The maintenance loop's first pass runs at once; it asks the server's autovacuum setting on its connection.
+      await expect.poll(housekeepers, { timeout: 10_000, interval: 50 }).toBe(1);
+    } finally {
+      await stop();
+    }
+  }, 30_000);
 
   it("on PostgreSQL, a VACUUM waiting for seconds holds none of the pool's queries behind it", async () => {
     if (databaseKind() !== "postgres") return void expect(databaseKind()).toBe("pglite");
