@@ -3,8 +3,8 @@ import { getLogger } from "@/lib/logger";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { cardSettlementJob, receiptJob, sandboxPayoutsJob } from "@/lib/money-jobs";
 import { apiPixReconcileJob } from "@/lib/psp-jobs";
-import { databaseKind, housekeepingDb } from "@/lib/db/client";
-import { maintenancePass } from "@/lib/db/maintenance";
+import { databaseKind, getDb, housekeepingDb } from "@/lib/db/client";
+import { autovacuumRuns, maintainDatabase } from "@/lib/db/maintenance";
 import { pollingLoop } from "@/lib/money-jobs";
 
 /** A stop function may return a promise: the loop finishes its work in flight before it resolves. */
@@ -35,9 +35,12 @@ const JOBS: Job[] = [
     start: () => {
       let warned = false;
       return pollingLoop("database-maintenance", 10_000, async () => {
+        // The server's setting is asked on the pool: where autovacuum runs (a production server), the
+        // pass does nothing and the process never opens the maintenance connection. PGlite reports it
+        // on but has no workers to act on it.
+        if (databaseKind() === "postgres" && (await autovacuumRuns(getDb()))) return 0;
         // Its own connection on PostgreSQL: a long VACUUM holds no request's query behind it (lib/db/client.ts).
-        const steps = await maintenancePass(housekeepingDb(), databaseKind());
-        if (steps === "autovacuum") return 0;
+        const steps = await maintainDatabase(housekeepingDb());
         if (databaseKind() === "postgres" && !warned) {
           warned = true;
           getLogger().warn("autovacuum is off on this PostgreSQL server: the app analyzes and vacuums its tables instead; turn autovacuum on");

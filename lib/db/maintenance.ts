@@ -52,13 +52,3 @@ export async function autovacuumRuns(db: Db): Promise<boolean> {
   const result = (await db.execute(sql`select current_setting('autovacuum') = 'on' as on`)) as unknown;
   return rowsOf<{ on: boolean }>(result)[0].on;
 }
-
-/**
- * One pass of the background job: on PostgreSQL with autovacuum on, nothing ("autovacuum": the server
- * does it); otherwise the steps `maintainDatabase` took. PGlite always does the work (it reports the
- * setting on, but has no workers to act on it).
- */
-export async function maintenancePass(db: Db, kind: "pglite" | "postgres"): Promise<MaintenanceStep[] | "autovacuum"> {
-  if (kind === "postgres" && (await autovacuumRuns(db))) return "autovacuum";
-  return maintainDatabase(db);
-}
