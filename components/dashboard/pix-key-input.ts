@@ -19,6 +19,7 @@ export const PIX_KEY_PROBLEM_TEXT: Record<PixKeyProblem, string> = {
   email_too_long: "Uma chave e-mail tem no máximo 77 caracteres.",
   invalid_phone: "Celular inválido: use +55, o DDD e os 9 dígitos do celular, como +55 11 98765-4321. Telefone fixo não pode ser chave PIX.",
   document_as_phone: `Isto está escrito como CPF ou CNPJ, não como telefone. ${PHONE_HOWTO}`,
+  ambiguous_digits: "Não dá para saber se é CPF ou celular: escreva o CPF como 123.456.789-09 ou o celular como +55 11 98765-4321, ou escolha o tipo da chave.",
   invalid_evp: "Chave aleatória inválida: use o formato 123e4567-e89b-12d3-a456-426614174000.",
 };
 

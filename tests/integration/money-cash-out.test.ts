@@ -391,7 +391,12 @@ describe("POST /api/v1/cashOut/request", () => {
     ["chave qualquer", undefined, "pixKey"],
     ["", undefined, "pixKey"],
     ["11144477735", "pix", "pixKeyType"],
-  ])("refuses key %j (type %s) with a 400 on %s, and debits nothing", async (pixKey, pixKeyType, field) => {
+    // A valid CPF (119.444.777-56) written with other separators: its digits spell +55 11 94447-7756.
+    ["119 444 777 56", undefined, "pixKey"],
+    ["119.444.777 56", undefined, "pixKey"],
+    // CNPJ 05.511.912/0001-41 sent as a JSON number: 5511912000141 would read as a phone.
+    [5511912000141, undefined, "pixKey"],
+  ] as [string | number, string | undefined, string][])("refuses key %j (type %s) with a 400 on %s, and debits nothing", async (pixKey, pixKeyType, field) => {
     const before = await balanceOf(a);
     const res = await cashOut(a, { amount: 100, pixKey, ...(pixKeyType ? { pixKeyType } : {}) });
     expect(res.status, res.text).toBe(400);
@@ -413,6 +418,16 @@ describe("POST /api/v1/cashOut/request", () => {
     const res = await cashOut(a, body);
     expect(res.status, res.text).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it("takes a key sent as a JSON number when its type is said, and checks it as that type", async () => {
+    const cpf = await cashOut(a, { amount: 1, pixKey: 11144477735, pixKeyType: "cpf" });
+    expect(cpf.status, cpf.text).toBe(201);
+    expect(cpf.body.data).toMatchObject({ pixKey: "11144477735", pixKeyType: "cpf" });
+    // The CNPJ's leading zero is gone: 13 digits are no CNPJ, and the request says so.
+    const cnpj = await cashOut(a, { amount: 1, pixKey: 5511912000141, pixKeyType: "cnpj" });
+    expect(cnpj.status, cnpj.text).toBe(400);
+    expect(cnpj.body.errors[0].field).toBe("pixKey");
   });
 
   it("takes the amount as a numeric string, like other gateways' clients send it", async () => {

@@ -29,6 +29,7 @@ export type PixKeyProblem =
   | "email_too_long"
   | "invalid_phone"
   | "document_as_phone"
+  | "ambiguous_digits"
   | "invalid_evp";
 
 export type PixKeyResult =
@@ -49,6 +50,11 @@ const CPF_SHAPE = /^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/;
 const CNPJ_SHAPE = /^[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}\/?[0-9A-Za-z]{4}-?\d{2}$/;
 // Separators people put in phone numbers: spaces, parentheses, hyphens, dots.
 const PHONE_SEPARATORS = /[\s().-]/g;
+// A phone written as people write one, without "+": perhaps the country code 55, the area code (perhaps
+// in parentheses), then the number in groups of 4 or 5 and 4 ("(11) 98765-4321", "11 9 8765-4321",
+// "55 11 98765-4321", "5511987654321"). Other groupings of 10 or 11 digits ("119 444 777 56",
+// "119.444.777.56") may be a CPF written loosely: such a key is never guessed to be a phone.
+const PHONE_WRITTEN = /^(?:55[\s.-]?)?(?:\(\d{2}\)|\d{2})[\s.-]?(?:9[\s.-]?)?\d{4}[\s.-]?\d{4}$/;
 
 const PHONE_HOWTO = "A phone key is written with the country code, as +55 11 98765-4321 (or sent with the type phone).";
 const MESSAGES: Record<PixKeyProblem, string> = {
@@ -62,6 +68,8 @@ const MESSAGES: Record<PixKeyProblem, string> = {
   invalid_phone:
     "The PIX key is not a Brazilian mobile number: +55, a two-digit area code, then 9 digits starting with 9 (+55 11 98765-4321). Landlines cannot be PIX keys.",
   document_as_phone: `The PIX key is written as a CPF or CNPJ, not as a phone number. ${PHONE_HOWTO}`,
+  ambiguous_digits:
+    "The PIX key's digits are written neither as a CPF (123.456.789-09) nor as a phone number (+55 11 98765-4321): write it in one of those forms, or send it with its type (pixKeyType).",
   invalid_evp: "The PIX key is not a valid random key (EVP, a UUID).",
 };
 
@@ -77,16 +85,19 @@ function isDocumentShaped(k: string): boolean {
 
 /**
  * The type a key's shape says, before any check: the order is the rule. Documents come before phones,
- * so 11 bare digits are a CPF (valid or not); "+" or phone punctuation makes a phone.
+ * so 11 bare digits are a CPF (valid or not); "+", or a number written the way phones are written
+ * (PHONE_WRITTEN), makes a phone. The digits of a phone written any other way are refused as
+ * ambiguous, since they may be a CPF: a mistyped CPF must never reach the phone its digits spell.
  */
-function typeByShape(k: string): PixKeyType | null {
+function typeByShape(k: string): PixKeyType | "ambiguous" | null {
   if (EVP.test(k.toLowerCase())) return "evp";
   if (k.includes("@")) return "email";
   if (k.startsWith("+")) return "phone";
   if (CPF_SHAPE.test(k)) return "cpf";
   if (CNPJ_SHAPE.test(k)) return "cnpj";
-  // Area code and number (10 or 11 digits), perhaps after the country code 55.
-  if (/^(55)?\d{10,11}$/.test(k.replace(PHONE_SEPARATORS, ""))) return "phone";
+  if (PHONE_WRITTEN.test(k)) return "phone";
+  // Area code and number (10 or 11 digits), perhaps after the country code 55, grouped otherwise.
+  if (/^(55)?\d{10,11}$/.test(k.replace(PHONE_SEPARATORS, ""))) return "ambiguous";
   return null;
 }
 
@@ -112,8 +123,10 @@ export function parsePixKey(raw: string, type?: string | null): PixKeyResult {
   const k = raw.trim();
   let keyType: PixKeyType | null;
   if (type === undefined || type === null || type.trim() === "") {
-    keyType = typeByShape(k);
-    if (keyType === null) return fail("not_a_key");
+    const shape = typeByShape(k);
+    if (shape === null) return fail("not_a_key");
+    if (shape === "ambiguous") return fail("ambiguous_digits");
+    keyType = shape;
   } else {
     const lowered = type.trim().toLowerCase();
     if (!isPixKeyType(lowered)) {

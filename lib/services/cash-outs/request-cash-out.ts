@@ -32,6 +32,12 @@ import { ServiceError, validation } from "../errors";
 export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
   const req = parseWith(CashOutRequest, input, "cash-out request");
   const keyType = canonicalPixKeyType(req.pixKeyType);
+  // A key sent as a JSON number has lost any leading zero (CNPJ 05.511.912/0001-41 arrives as the 13
+  // digits 5511912000141, which read as a phone): without a type to check it against, it is refused.
+  if (typeof input?.pixKey === "number" && !keyType) {
+    const message = "must be a string when pixKeyType is not given: a number loses leading zeros (send \"05511912000141\", not 5511912000141)";
+    throw validation(`The cash-out request is invalid: pixKey ${message}.`, [{ field: "pixKey", message }]);
+  }
   // The same parser as every other entry point (lib/domain/pix/keys.ts): with or without a type, a
   // mistyped CPF is refused, never sent to the phone its digits spell, and a phone must be a mobile.
   const key = parsePixKey(req.pixKey, keyType);

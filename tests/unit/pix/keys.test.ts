@@ -89,6 +89,25 @@ describe("parsePixKey without a type: the shape decides", () => {
     if (!result.ok) expect(result.message).toContain("+55 11 98765-4321");
   });
 
+  it.each([
+    // A valid CPF (119.444.777-56) written with other separators: its digits also spell the mobile
+    // +55 11 94447-7756. Read as a phone, the money would go to a stranger.
+    "119 444 777 56",
+    "119.444.777 56",
+    "119.444.777.56",
+    "119-444-777-56",
+    // The same with wrong check digits.
+    "119 444 777 57",
+    // A CNPJ that lost its leading zero (05.511.912/0001-41 sent as a number): 13 digits after 55.
+    "5 511 912 000 141",
+  ])("refuses %s, whose digits may be a CPF or a phone, instead of guessing a phone", (key) => {
+    const result = parsePixKey(key);
+    expect(result).toMatchObject({ ok: false, problem: "ambiguous_digits" });
+    if (!result.ok) expect(result.message).toMatch(/pixKeyType/);
+    // With the type said, the merchant's word decides.
+    expect(parsePixKey(key, "cpf")).toMatchObject(key.endsWith("56") ? { ok: true, type: "cpf", key: "11944477756" } : { ok: false });
+  });
+
   it("returns not_a_key for what is no key at all", () => {
     for (const k of ["hello", "12345", "chave qualquer"]) expect(parsePixKey(k)).toMatchObject({ ok: false, problem: "not_a_key" });
     expect(parsePixKey("")).toMatchObject({ ok: false, problem: "empty" });
@@ -106,7 +125,7 @@ describe("a phone key follows one rule, with or without the type", () => {
     },
   );
 
-  it.each(["+5511987654321", "+55 21 99999-0000", "+55 (85) 91234-5678", "55 11 98765-4321"])("accepts the mobile %s both ways, as the same key", (key) => {
+  it.each(["+5511987654321", "+55 21 99999-0000", "+55 (85) 91234-5678", "55 11 98765-4321", "(11) 9 8765-4321", "11 9 8765 4321", "11.98765.4321", "55 (11) 98765-4321"])("accepts the mobile %s both ways, as the same key", (key) => {
     const typed = parsePixKey(key, "phone");
     expect(typed).toMatchObject({ ok: true, type: "phone" });
     expect(parsePixKey(key)).toEqual(typed);
