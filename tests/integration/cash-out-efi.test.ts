@@ -181,6 +181,59 @@ describe("cash-out through Efí's Pix Envio", () => {
     expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: first.e2eId });
     expect(await balanceOf(a)).toMatchObject({ available: 18_302, reserved: 0 });
   });
+
+  it("a retry of a send whose answer was lost that meets a 429 waits, and follows the first transfer: the money is never returned while Efí holds it", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 5_000);
+    psp.efi.loseNextAnswer();
+    await advanceDueCashOuts({ now: later(0) });
+    expect(psp.efi.sends.has(idEnvio)).toBe(true);
+    psp.failNext(1, 429, "api");
+    await advanceDueCashOuts({ now: later(6_000) });
+    // Rate limited before Efí's own duplicate check: nothing was decided.
+    expect((await rowOf(id)).status).toBe("pending");
+    expect(await balanceOf(a)).toMatchObject({ available: 19_802 - 5_000, reserved: 5_000 });
+    await advanceDueCashOuts({ now: later(30_000) }); // the second retry, 15 s after the 429
+    expect((await rowOf(id)).status).toBe("processing");
+    psp.efi.settle(idEnvio, "REALIZADO");
+    await advanceDueCashOuts({ now: later(60_000) });
+    expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: psp.efi.sends.get(idEnvio)!.e2eId });
+    // One transfer: the lost answer's, followed after a 409 (the 429 never reached Efí's handler).
+    expect(putsOf(idEnvio).map((r) => r.status)).toEqual([504, 409]);
+    expect((await eventStatuses(id)).map(([s]) => s)).toEqual(["pending", "processing", "completed"]);
+  });
+
+  it("a retry refused with another 4xx is not taken as a refusal while Efí holds the first send: it is read back and followed", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 2_500);
+    psp.efi.loseNextAnswer();
+    await advanceDueCashOuts({ now: later(0) });
+    psp.failNext(1, 400, "api");
+    await advanceDueCashOuts({ now: later(6_000) });
+    const row = await rowOf(id);
+    expect(row.status).toBe("processing");
+    const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
+    expect(payout.e2eId).toBe(psp.efi.sends.get(idEnvio)!.e2eId);
+    expect(await balanceOf(a)).toMatchObject({ reserved: 2_500 });
+  });
+
+  it("a first send met by a 429, or by a refused access token, is tried again later instead of failing", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const { id, idEnvio } = await requestEfiCashOut(a, 1_000);
+    psp.failNext(1, 429, "api");
+    await advanceDueCashOuts({ now: later(0) });
+    expect((await rowOf(id)).status).toBe("pending");
+    expect(psp.efi.sends.has(idEnvio)).toBe(false);
+    closeEfiClients(); // a new client asks for a token first
+    psp.failNext(1, 400, "token");
+    await advanceDueCashOuts({ now: later(6_000) });
+    expect((await rowOf(id)).status).toBe("pending");
+    const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
+    expect(payout.lastError).toContain("token");
+    await advanceDueCashOuts({ now: later(60_000) });
+    expect((await rowOf(id)).status).toBe("processing");
+    expect(putsOf(idEnvio).map((r) => r.status)).toEqual([201]);
+  });
 });
 
 describe("an account receiving through its PSP without a payout provider", () => {

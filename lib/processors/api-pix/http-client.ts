@@ -73,7 +73,8 @@ export class PspHttpClient extends OAuthSession {
     if (s === 401) return this.fail({ ...base, code: "unauthorized", message: MESSAGES.unauthorized(this.host, operation) });
     if (s === 403) return this.fail({ ...base, code: "access_denied", message: MESSAGES.accessDenied(this.host, operation, text) });
     if (s === 404) return this.fail({ ...base, code: "not_found", message: MESSAGES.notFound(operation, text) });
-    if (s >= 500) return this.fail({ ...base, code: "psp_unavailable", message: MESSAGES.pspUnavailable(this.host, operation, s, text) });
+    // 408 (timed out), 425 (too early), 429 (rate limited): the PSP did not decide; worth trying again.
+    if (s >= 500 || s === 408 || s === 425 || s === 429) return this.fail({ ...base, code: "psp_unavailable", message: MESSAGES.pspUnavailable(this.host, operation, s, text) });
     return this.fail({ ...base, code: "psp_rejected", message: MESSAGES.pspRejected(operation, s, text) });
   }
 

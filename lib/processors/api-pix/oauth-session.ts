@@ -38,6 +38,8 @@ export type ApiPixClientConfig = {
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** The operation named by errors of the token endpoint (no request to the API was made). */
+export const TOKEN_OPERATION = "POST token";
 /** A token is renewed this long before it expires: a tenth of its life, at most a minute. */
 const refreshMargin = (lifetimeMs: number) => Math.min(60_000, Math.floor(lifetimeMs / 10));
 
@@ -122,7 +124,7 @@ export class OAuthSession {
   }
 
   protected async fetchToken(): Promise<string> {
-    const operation = "POST token";
+    const operation = TOKEN_OPERATION;
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (this.scope) form.set("scope", this.scope);
     const started = this.now();
@@ -156,7 +158,7 @@ export class OAuthSession {
       return value;
     }
     const host = this.tokenUrl.host;
-    if (res.status >= 500) {
+    if (res.status >= 500 || res.status === 408 || res.status === 425 || res.status === 429) {
       throw this.logged(new ApiPixError({ code: "psp_unavailable", message: MESSAGES.pspUnavailable(host, operation, res.status), operation, host, httpStatus: res.status }));
     }
     const oauth = oauthErrorSchema.safeParse(this.json(res));

@@ -5,11 +5,16 @@
  * - 201: accepted (the PSP's e2eId); then `GET .../id-envio/{idEnvio}` until REALIZADO or NAO_REALIZADO.
  * - 409 `id_envio_duplicado`: an earlier try of this same send reached Efí (its answer was lost):
  *   the transfer is read back by idEnvio and followed; it is never sent again.
- * - another 4xx (invalid key, payment refused by Efí's analysis, no balance): rejected, with Efí's words.
- * - 5xx, timeout, unreachable, credentials or scope refused: nothing decided; tried again later.
+ * - another 4xx (invalid key, payment refused by Efí's analysis, no balance): rejected, with Efí's words,
+ *   once a read-back by idEnvio shows that Efí holds no send of it. An earlier try whose answer was lost
+ *   may have reached Efí, and a retry can be refused for another reason before Efí's duplicate check: a
+ *   cash-out is never failed (its money returned to the merchant) while Efí may still pay it out.
+ * - 5xx, 408, 425, 429, timeout, unreachable, credentials or scope refused: nothing decided; tried again
+ *   later.
  */
 import { centsToValor, valorToCents } from "@/lib/processors/api-pix/helpers";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
+import { TOKEN_OPERATION } from "@/lib/processors/api-pix/oauth-session";
 import { clientConfigOf, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { EfiPixEnvioClient } from "./efi-client";
 import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus, type PixPayoutProvider } from "./types";
@@ -66,10 +71,15 @@ export const efiPixPayouts: PixPayoutProvider = {
       if (!(e instanceof ApiPixError)) throw e;
       if (e.causeCode === "id_envio_duplicado") {
         const sent = await readBack(client, input.idEnvio);
-        if (valorToCents(sent.valor) !== input.amount) return { status: "rejected", reason: "O idEnvio já foi usado na Efí para outro valor." };
-        return { status: "accepted", reference: sent.endToEndId };
+        if (!sent) throw unavailable(e); // 409 for a send Efí cannot find: nothing decided yet
+        return follow(sent, input.amount);
       }
-      if (REJECTING.has(e.code)) return { status: "rejected", reason: e.message };
+      // The access token was refused: the send was never made, and nothing about it was decided.
+      if (e.operation === TOKEN_OPERATION) throw unavailable(e);
+      if (REJECTING.has(e.code)) {
+        const sent = await readBack(client, input.idEnvio);
+        return sent ? follow(sent, input.amount) : { status: "rejected", reason: e.message };
+      }
       throw unavailable(e);
     }
   },
@@ -90,11 +100,19 @@ export const efiPixPayouts: PixPayoutProvider = {
   pollDelayMs: () => POLL_MS,
 };
 
+/** The send Efí holds under this idEnvio, or null when it has none (404); any other failure decides nothing. */
 async function readBack(client: EfiPixEnvioClient, idEnvio: string) {
   try {
     return await client.getSent(idEnvio);
   } catch (e) {
+    if (e instanceof ApiPixError && e.code === "not_found") return null;
     if (e instanceof ApiPixError) throw unavailable(e);
     throw e;
   }
+}
+
+/** A send Efí already holds for this cash-out: followed (then polled), unless it was made for another amount. */
+function follow(sent: { valor: string; endToEndId: string }, amount: number): PayoutSendResult {
+  if (valorToCents(sent.valor) !== amount) return { status: "rejected", reason: "O idEnvio já foi usado na Efí para outro valor." };
+  return { status: "accepted", reference: sent.endToEndId };
 }
