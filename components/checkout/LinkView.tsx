@@ -26,7 +26,9 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
         </PaidResult>
         {link.returned.map((r, i) => (
           <Alert tone="info" key={i}>
-            <p data-testid="returned-payment">{t.returned.onLink(t.link.methods[r.paymentMethod].title, r.amount)}</p>
+            <p data-testid="returned-payment">
+              {(r.returned ? t.returned.onLink : t.returned.onLinkPending)(t.link.methods[r.paymentMethod].title, r.amount)}
+            </p>
           </Alert>
         ))}
         <OrderSummary locale={locale} order={order} label={t.total} />

@@ -163,6 +163,8 @@ export const en: Dictionary = {
     title: "Payment returned",
     text: "This order had already been paid another way, so this payment was returned to you in full, through the same method.",
     onLink: (method, amount) => `Another payment for this order (${method}, ${formatBRL(amount)}) arrived later and was returned to the payer automatically.`,
+    onLinkPending: (method, amount) =>
+      `Another payment for this order (${method}, ${formatBRL(amount)}) arrived later and will be returned to the payer; the institution that received it makes the return.`,
   },
   disputed: { title: "Payment under dispute", text: "This payment was disputed with the bank. Contact the shop with any questions." },
   processing: { title: "Processing payment", text: "We are waiting for confirmation. This page updates by itself." },

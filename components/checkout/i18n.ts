@@ -190,6 +190,9 @@ const pt = {
     text: "Este pedido já tinha sido pago de outra forma, então este pagamento foi devolvido integralmente a você, pelo mesmo meio.",
     onLink: (method: string, amount: number) =>
       `Outro pagamento deste pedido (${method}, ${formatBRL(amount)}) chegou depois e foi devolvido automaticamente a quem pagou.`,
+    // Money received at the store's own PSP: returned by that PSP, said so only once it confirms.
+    onLinkPending: (method: string, amount: number) =>
+      `Outro pagamento deste pedido (${method}, ${formatBRL(amount)}) chegou depois e será devolvido a quem pagou; a devolução é feita pela instituição que o recebeu.`,
   },
   disputed: { title: "Pagamento em contestação", text: "Este pagamento foi contestado junto ao banco. Fale com a loja se tiver dúvidas." },
   processing: { title: "Processando pagamento", text: "Estamos aguardando a confirmação. Esta página se atualiza sozinha." },

@@ -21,6 +21,10 @@ import { formatBRL } from "./money";
  * - A cash-out leaves `available` at request (guarded: never below zero, so concurrent requests
  *   cannot overdraw) and waits in `reserved` while the PSP works; a completed transfer sends the
  *   amount to the PSP and the fee to the platform; a failed one returns both to `available`.
+ * - A refund asked of the merchant's own PSP (API Pix devolução) is held the same way: it leaves
+ *   `available` for `reserved` when it is requested (guarded), is paid from `reserved` when the PSP
+ *   says DEVOLVIDO, and goes back to `available` when the PSP does not make it. All three are
+ *   `refund` journals of the transaction; only the one at DEVOLVIDO changes what was refunded.
  */
 
 /** What the journals read of a transaction (a database row fits it as it is). */
@@ -159,6 +163,50 @@ export function refundJournal(t: TransactionMoney, amount: number): JournalDraft
       { owner: "merchant", account: "waiting_funds", entryType: "refund", amount: -split.waiting, mustStayNonNegative: true },
       { owner: "merchant", account: "available", entryType: "refund", amount: -split.available, mustStayNonNegative: true },
       { owner: "platform", account: clearingOf(t), entryType: "refund", amount },
+    ],
+  };
+}
+
+/**
+ * A devolução requested at the merchant's PSP (`t` as read, locked, before the request): its amount
+ * leaves available and waits in reserved until the PSP answers, so no other debit can spend it and
+ * the booking at DEVOLVIDO is covered. Guarded, unless it returns a payment link's duplicate payment
+ * whose own journal just credited exactly this (as duplicateReturnJournal).
+ */
+export function pspRefundHoldJournal(t: TransactionMoney, amount: number, opts: { returnsDuplicate?: boolean } = {}): JournalDraft {
+  return {
+    ...onTransaction(t),
+    kind: "refund",
+    description: `Refund of ${formatBRL(amount)} on transaction #${t.id} requested at the PSP: held until the PSP returns it`,
+    lines: [
+      { owner: "merchant", account: "available", entryType: "refund", amount: -amount, mustStayNonNegative: !opts.returnsDuplicate },
+      { owner: "merchant", account: "reserved", entryType: "refund", amount },
+    ],
+  };
+}
+
+/** The PSP returned the money (DEVOLVIDO): the refund is paid from what its request held in reserved. */
+export function pspRefundFromReserveJournal(t: TransactionMoney, amount: number): JournalDraft {
+  return {
+    ...onTransaction(t),
+    kind: "refund",
+    description: `Refund of ${formatBRL(amount)} on transaction #${t.id} returned by the PSP`,
+    lines: [
+      { owner: "merchant", account: "reserved", entryType: "refund", amount: -amount, mustStayNonNegative: true },
+      { owner: "platform", account: clearingOf(t), entryType: "refund", amount },
+    ],
+  };
+}
+
+/** The PSP did not make the devolução: what its request held goes back to available. */
+export function pspRefundReleaseJournal(t: TransactionMoney, amount: number): JournalDraft {
+  return {
+    ...onTransaction(t),
+    kind: "refund",
+    description: `Refund of ${formatBRL(amount)} on transaction #${t.id} not made by the PSP: released to available`,
+    lines: [
+      { owner: "merchant", account: "reserved", entryType: "refund", amount: -amount, mustStayNonNegative: true },
+      { owner: "merchant", account: "available", entryType: "refund", amount },
     ],
   };
 }

@@ -38,9 +38,9 @@ export type TransactionFacts = {
   acquirer_approved: PaymentFacts;
   acquirer_refused: { refusedReason: string };
   /** Part of a paid transaction refunded: it stays paid. */
-  partial_refund: { amount: number };
+  partial_refund: RefundFacts;
   /** The refund that reaches what was paid. */
-  refund: { amount: number };
+  refund: RefundFacts;
   /** A duplicate payment of a payment link returned by the gateway (not asked by the merchant). */
   duplicate_payment_refund: { amount: number; checkoutId: number; paidById: number };
   chargeback: NoFacts;
@@ -50,7 +50,24 @@ export type TransactionFacts = {
   protest_lost: NoFacts;
   /** Card funds reaching their settlement date: `waiting` is what the sale still has waiting. */
   card_settled: { waiting: number; settledAt: Date };
+  /**
+   * A devolução asked of the PSP that holds the money (API Pix): its amount leaves available for
+   * reserved until the PSP answers. `returnsDuplicate`: the return of a payment link's duplicate
+   * payment, whose own payment credited it in the same transaction (unguarded, as duplicate_payment_refund).
+   */
+  psp_refund_requested: { amount: number; returnsDuplicate?: boolean };
+  /**
+   * The PSP did not make the devolução (NAO_REALIZADO, or refused the request): what was held goes
+   * back to available. `reserved` false: a refund opened before refunds were held (nothing to release).
+   */
+  psp_refund_failed: { amount: number; reserved: boolean };
 };
+
+/**
+ * A refund's amount. `fromReserve`: a PSP's devolução confirmed (DEVOLVIDO), paid from what
+ * `psp_refund_requested` held in reserved, not from available.
+ */
+export type RefundFacts = { amount: number; fromReserve?: boolean };
 
 /** The facts each cash-out cause needs. */
 export type CashOutFacts = {

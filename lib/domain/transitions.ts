@@ -7,6 +7,9 @@ import {
   chargebackReversalJournal,
   duplicateReturnJournal,
   paymentJournal,
+  pspRefundFromReserveJournal,
+  pspRefundHoldJournal,
+  pspRefundReleaseJournal,
   refundJournal,
   settlementJournal,
 } from "./journals";
@@ -45,6 +48,7 @@ export const noMoney = (): null => null;
 const ASYNC = ["pix", "boleto"] as const;
 const CARD = ["credit_card"] as const;
 const ALL = ["pix", "boleto", "credit_card"] as const;
+const PIX = ["pix"] as const;
 
 export const MONEY_TABLE = {
   created: {
@@ -100,7 +104,7 @@ export const MONEY_TABLE = {
     subject: "transaction",
     moves: [{ from: "paid", to: "same", methods: ALL }],
     patch: (f, before) => refundedTo(before, f.amount, false),
-    journal: ({ before, facts }) => refundJournal(before, facts.amount),
+    journal: ({ before, facts }) => (facts.fromReserve ? pspRefundFromReserveJournal(before, facts.amount) : refundJournal(before, facts.amount)),
     // The spec's events are status changes: re-sending `paid` would tell a client to fulfil the order again.
     event: "none",
     timeline: "record",
@@ -109,7 +113,7 @@ export const MONEY_TABLE = {
     subject: "transaction",
     moves: [{ from: "paid", to: "refunded", methods: ALL }],
     patch: (f, before) => refundedTo(before, f.amount, true),
-    journal: ({ before, facts }) => refundJournal(before, facts.amount),
+    journal: ({ before, facts }) => (facts.fromReserve ? pspRefundFromReserveJournal(before, facts.amount) : refundJournal(before, facts.amount)),
     event: "status",
     timeline: "record",
   },
@@ -163,6 +167,24 @@ export const MONEY_TABLE = {
     journal: ({ before, facts }) => (facts.waiting > 0 ? settlementJournal(before, facts.waiting) : null),
     event: "none",
     timeline: "none",
+  },
+  // A devolução asked of the PSP that holds a PIX's money (API Pix): held until the PSP answers.
+  psp_refund_requested: {
+    subject: "transaction",
+    moves: [{ from: "paid", to: "same", methods: PIX }],
+    patch: noColumns,
+    journal: ({ before, facts }) => pspRefundHoldJournal(before, facts.amount, { returnsDuplicate: facts.returnsDuplicate }),
+    event: "none",
+    timeline: "record",
+  },
+  psp_refund_failed: {
+    subject: "transaction",
+    // Whatever happened to the transaction meanwhile, what the request held is released.
+    moves: [{ from: "any", to: "same", methods: PIX }],
+    patch: noColumns,
+    journal: ({ before, facts }) => (facts.reserved ? pspRefundReleaseJournal(before, facts.amount) : null),
+    event: "none",
+    timeline: "record",
   },
   cash_out_requested: {
     subject: "cash_out",

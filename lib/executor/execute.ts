@@ -107,6 +107,8 @@ function timelineAmount(step: TransactionStep, after: TransactionRow): number | 
     case "partial_refund":
     case "refund":
     case "duplicate_payment_refund":
+    case "psp_refund_requested":
+    case "psp_refund_failed":
       return step.facts.amount;
     default:
       return null;

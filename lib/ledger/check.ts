@@ -17,7 +17,9 @@ import { waitingShare } from "@/lib/domain/journals";
  * 6. card funds: a settled sale has nothing left in waiting_funds, an unsettled one has exactly the
  *    share the journals derive from its row, and nothing waits without a settlement date;
  * 7. cash-outs: amount + fee was debited from available (returned if it failed) and sits in
- *    reserved exactly while the cash-out is pending or processing.
+ *    reserved exactly while the cash-out is pending or processing;
+ * 8. refunds at a PSP (psp_refunds): each transaction's journals hold in reserved exactly the
+ *    amounts of its open refunds that were held when requested (none once each is done or failed).
  *
  * Read-only. Violations are sentences naming the rows, for a person to act on.
  */
@@ -216,6 +218,22 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
     violations.push(
       `cash-out ${r.id} (${r.status}, amount + fee ${n(r.due)}): ${n(r.debited)} net debited from available, ${n(r.reserved)} in reserved`,
     );
+  }
+
+  for (const r of await rows(
+    db,
+    sql`select coalesce(h.transaction_id, o.transaction_id) as id, coalesce(h.total, 0)::text as held, coalesce(o.total, 0)::text as open
+        from (select j.transaction_id, sum(p.amount) as total from ledger_journals j
+                join ledger_postings p on p.journal_id = j.id
+                join ledger_accounts a on a.id = p.account_id and a.kind = 'reserved'
+              where j.transaction_id is not null group by j.transaction_id) h
+        full join (select transaction_id, sum(amount) as total from psp_refunds
+                   where reserved and status in ('requested', 'processing') group by transaction_id) o
+          on o.transaction_id = h.transaction_id
+        where coalesce(h.total, 0) <> coalesce(o.total, 0)
+        order by 1 limit ${MAX_PER_CHECK}`,
+  )) {
+    violations.push(`transaction ${r.id}: ${n(r.held)} held in reserved for refunds at the PSP, but its open refunds there total ${n(r.open)}`);
   }
 
   const [stats] = await rows(

@@ -184,6 +184,32 @@ const TRANSACTION_CASES: { [C in TransactionCause]: Case[] } = {
     },
     { before: card({ status: "chargedback" }), after: card({ status: "chargedback" }), facts: { waiting: 0, settledAt: new Date() }, expected: [] },
   ],
+  psp_refund_requested: [
+    {
+      before: pix(),
+      after: pix(),
+      facts: { amount: 4_000 },
+      kind: "refund",
+      expected: [
+        ["merchant", "available", "refund", -4_000],
+        ["merchant", "reserved", "refund", 4_000],
+      ],
+    },
+  ],
+  psp_refund_failed: [
+    {
+      before: pix(),
+      after: pix(),
+      facts: { amount: 4_000, reserved: true },
+      kind: "refund",
+      expected: [
+        ["merchant", "reserved", "refund", -4_000],
+        ["merchant", "available", "refund", 4_000],
+      ],
+    },
+    // A refund opened before refunds were held: nothing to release.
+    { before: pix(), after: pix(), facts: { amount: 4_000, reserved: false }, expected: [] },
+  ],
 };
 
 const CASH_OUT_CASES: { [C in CashOutCause]: { expected: Line[]; kind?: string } } = {
@@ -244,7 +270,7 @@ describe("the money table, row by row", () => {
 
   it("sends events for status changes, none for a partial refund or a settlement", () => {
     const silent = Object.entries(MONEY_TABLE).filter(([, r]) => r.event === "none").map(([c]) => c);
-    expect(silent.sort()).toEqual(["card_settled", "partial_refund"]);
+    expect(silent.sort()).toEqual(["card_settled", "partial_refund", "psp_refund_failed", "psp_refund_requested"]);
   });
 
   it("records every transaction cause on the timeline except a settlement", () => {
@@ -257,6 +283,27 @@ describe("the money table, row by row", () => {
     expect(() => transactionRule("refund").patch({ amount: 3_000 }, pix())).toThrow(/full refund/);
     expect(() => transactionRule("partial_refund").patch({ amount: 10_000 }, pix())).toThrow(/partial refund/);
     expect(() => transactionRule("partial_refund").patch({ amount: 10_001 }, pix())).toThrow(/partial refund/);
+  });
+
+  it("books a PSP's devolução from what its request held, not from available", () => {
+    for (const cause of ["refund", "partial_refund"] as const) {
+      const amount = cause === "refund" ? 10_000 : 4_000;
+      const journal = transactionRule(cause).journal({ before: pix(), after: pix(), facts: { amount, fromReserve: true } });
+      expect(lines(journal)).toEqual([
+        ["merchant", "reserved", "refund", -amount],
+        ["platform", "psp_clearing", "refund", amount],
+      ]);
+    }
+  });
+
+  it("holds a PSP refund under the overdraft guard, except the return of a link's duplicate payment", () => {
+    const guarded = transactionRule("psp_refund_requested").journal({ before: pix(), after: pix(), facts: { amount: 4_000 } });
+    expect(guarded!.lines.find((l) => l.account === "available")).toMatchObject({ mustStayNonNegative: true });
+    const duplicate = transactionRule("psp_refund_requested").journal({ before: pix(), after: pix(), facts: { amount: 4_000, returnsDuplicate: true } });
+    expect(duplicate!.lines.find((l) => l.account === "available")).toMatchObject({ mustStayNonNegative: false });
+    expect(targetOf("psp_refund_requested", "pix", "paid")).toBe("paid");
+    expect(() => targetOf("psp_refund_requested", "pix", "refunded")).toThrow(TransitionError);
+    expect(() => targetOf("psp_refund_requested", "boleto", "paid")).toThrow(TransitionError);
   });
 
   it("waives the fee of a payment returned as a duplicate", () => {

@@ -68,7 +68,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                         )}
                         {returnedTransactionIds.length > 0 && (
                           <div className={`${ui.small} ${ui.muted}`} data-testid="returned-payments">
-                            {returnedTransactionIds.length === 1 ? "Pagamento em duplicidade devolvido: " : "Pagamentos em duplicidade devolvidos: "}
+                            {returnedTransactionIds.length === 1 ? "Pagamento em duplicidade: " : "Pagamentos em duplicidade: "}
                             {returnedTransactionIds.map((id, i) => (
                               <span key={id}>
                                 {i > 0 ? ", " : ""}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "./accounts";
 import { cashOuts } from "./cash-outs";
 import { transactions } from "./transactions";
@@ -118,7 +118,8 @@ export const pspPixReceived = pgTable(
  * A refund of a PIX received through an API Pix PSP (`PUT /pix/{e2eid}/devolucao/{id}`).
  * status: requested (not yet accepted by the PSP) | processing (EM_PROCESSAMENTO) | done (DEVOLVIDO,
  * booked: the ledger and the transaction moved) | failed (NAO_REALIZADO or refused by the PSP).
- * The money moves only when the PSP says DEVOLVIDO (docs/psp-api-pix.md).
+ * The refund is paid when the PSP says DEVOLVIDO; until then its amount is held in the merchant's
+ * `reserved` ledger account (moved there from available with the row, docs/psp-api-pix.md).
  */
 export const pspRefunds = pgTable(
   "psp_refunds",
@@ -135,6 +136,12 @@ export const pspRefunds = pgTable(
     devolucaoId: text().notNull(),
     amount: bigint({ mode: "number" }).notNull(),
     status: text().notNull(),
+    /**
+     * The amount was moved from available to reserved when the refund was requested (every refund
+     * since migration 0016): DEVOLVIDO pays it from reserved, a failure releases it. false: a refund
+     * opened before, which held nothing; it is booked from available at DEVOLVIDO, as it was then.
+     */
+    reserved: boolean().notNull().default(false),
     rtrId: text(),
     failReason: text(),
     nextCheckAt: timestamp({ withTimezone: true, mode: "date" }),

@@ -8,7 +8,7 @@ export const BalanceSchema = z
   .object({
     available: centavos("Can be cashed out now"),
     waitingFunds: centavos("Card funds before settlement"),
-    reserved: centavos("Held for cash-outs in progress"),
+    reserved: centavos("Held for cash-outs in progress and for refunds asked of your own PSP (API Pix) and not yet answered"),
     total: centavos("available + waitingFunds + reserved"),
   })
   .meta({ id: "Balance" });

@@ -8,7 +8,10 @@ export type Balance = {
   available: number;
   /** Card sales waiting for their settlement date (CARD_SETTLEMENT_DAYS). */
   waitingFunds: number;
-  /** Cash-outs requested and not finished: returned to available if the transfer fails. */
+  /**
+   * Cash-outs requested and not finished, and refunds asked of the merchant's PSP (API Pix) not yet
+   * answered: returned to available if the transfer or the devolução fails.
+   */
   reserved: number;
   /** available + waitingFunds + reserved. */
   total: number;

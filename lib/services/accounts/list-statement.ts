@@ -17,8 +17,8 @@ import { toBound } from "@/lib/schemas/query";
  * so each account's entries chain (balanceAfter - amount = the previous balanceAfter of the same
  * account). A card payment shows up when it happens (in waiting_funds) and again when its money
  * becomes available (two `settlement` entries: - in waiting_funds, + in available). `?account=available`
- * gives the cash view alone. The `reserved` account (cash-outs in flight) is not listed: its moves
- * mirror the cash_out entries already shown on available.
+ * gives the cash view alone. The `reserved` account (cash-outs and PSP refunds in flight) is not
+ * listed: its moves mirror the cash_out and refund entries already shown on available.
  */
 export type StatementEntry = {
   id: number;

@@ -91,8 +91,11 @@ export type PayerLink = {
   paid: { paymentMethod: PaymentMethod; paidAt: string | null } | null;
   /** An unexpired PIX or boleto already issued from the link, to continue instead of issuing another. */
   pending: { secureId: string; paymentMethod: PaymentMethod } | null;
-  /** Payments that arrived after the link was paid (the payer paid twice), each refunded at once. */
-  returned: { paymentMethod: PaymentMethod; amount: number; paidAt: string }[];
+  /**
+   * Payments that arrived after the link was paid (the payer paid twice): refunded at once
+   * (`returned`), or, for money received at the merchant's own PSP, still to be returned by it.
+   */
+  returned: { paymentMethod: PaymentMethod; amount: number; paidAt: string; returned: boolean }[];
   /** The merchant's account is in test mode: charges made here are sandbox charges. */
   sandbox: boolean;
   /** The merchant's store page the last screen returns to. */
@@ -191,7 +194,7 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
   if (status === "paid") {
     const t = await linkPaymentOf(db, row.id);
     if (t) paid = { paymentMethod: t.paymentMethod, paidAt: t.paidAt.toISOString() };
-    returned = (await returnedPaymentsOf(db, row.id)).map((r) => ({ paymentMethod: r.paymentMethod, amount: r.amount, paidAt: r.paidAt.toISOString() }));
+    returned = (await returnedPaymentsOf(db, row.id)).map((r) => ({ paymentMethod: r.paymentMethod, amount: r.amount, paidAt: r.paidAt.toISOString(), returned: r.returned }));
   } else if (status === "open") {
     const rows = await db
       .select()

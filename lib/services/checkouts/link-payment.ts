@@ -9,7 +9,11 @@
  *
  * When the link is already paid: a payment not yet made is refused (409: the card is not charged,
  * the sandbox does not pay); money that already arrived from a rail (a PIX sent cannot be refused)
- * is recorded and returned at once, in the same transaction (`payCharge` with "return").
+ * is recorded and returned at once, in the same transaction (`payCharge` with "return"), when
+ * Arara holds it (the sandbox). Money that sits at the merchant's own PSP cannot be returned by a
+ * journal: it is recorded as paid and flagged as the duplicate (`payCharge` with "keep"), and the
+ * caller asks the PSP to return it (lib/services/psp/api-pix-sync.ts); it becomes `refunded` only
+ * when the PSP says the money went back.
  */
 import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Queryable, Tx } from "@/lib/db/client";
@@ -42,9 +46,12 @@ export async function linkPaymentOf(q: Queryable, checkoutId: number): Promise<L
   return row ? { id: row.id, paymentMethod: row.paymentMethod as PaymentMethod, paidAt: row.paidAt! } : null;
 }
 
-export type ReturnedPayment = { id: number; secureId: string; paymentMethod: PaymentMethod; amount: number; paidAt: Date };
+export type ReturnedPayment = { id: number; secureId: string; paymentMethod: PaymentMethod; amount: number; paidAt: Date; returned: boolean };
 
-/** Payments that arrived for a link already paid, and were returned to the payer. */
+/**
+ * Payments that arrived for a link already paid: returned to the payer (`returned`), or, for money
+ * at the merchant's PSP, still paid while the PSP is asked to return it (or after it refused).
+ */
 export async function returnedPaymentsOf(q: Queryable, checkoutId: number): Promise<ReturnedPayment[]> {
   const rows = await q
     .select({
@@ -53,11 +60,12 @@ export async function returnedPaymentsOf(q: Queryable, checkoutId: number): Prom
       paymentMethod: transactions.paymentMethod,
       amount: transactions.paidAmount,
       paidAt: transactions.paidAt,
+      status: transactions.status,
     })
     .from(transactions)
     .where(and(eq(transactions.checkoutId, checkoutId), isNotNull(transactions.duplicateOfId)))
     .orderBy(asc(transactions.id));
-  return rows.map((r) => ({ ...r, paymentMethod: r.paymentMethod as PaymentMethod, paidAt: r.paidAt! }));
+  return rows.map(({ status, ...r }) => ({ ...r, paymentMethod: r.paymentMethod as PaymentMethod, paidAt: r.paidAt!, returned: status === "refunded" }));
 }
 
 /** The conflict of a payment refused because the link was already paid. */
@@ -73,16 +81,18 @@ export type ChargePayment = {
   patch: PaymentFacts;
   /**
    * When another charge already paid the link: "refuse" a payment that can still be declined (the
-   * sandbox's "simulate payment"), or "return" money that already arrived (record it and refund it).
+   * sandbox's "simulate payment"), "return" money that already arrived and Arara holds (record it
+   * and refund it), or "keep" money that arrived at the merchant's own PSP (record it as paid,
+   * flagged as the duplicate, fee waived: the caller asks the PSP to return it).
    */
-  whenLinkPaid: "refuse" | "return";
+  whenLinkPaid: "refuse" | "return" | "keep";
 };
 
 /**
  * Moves a pending or processing charge to paid, in the caller's transaction, under the link rule:
  * locks the charge's link (if any) and then the charge, re-reads it, and pays it (timeline entry,
  * ledger payment journal, `paid` webhook through the executor), or refuses it, or records it as
- * a returned duplicate (see `returnDuplicate`).
+ * a duplicate, returned at once (see `returnDuplicate`) or kept paid for the PSP to return ("keep").
  */
 export async function payCharge(tx: Tx, ctx: ServiceContext, transactionId: number, payment: ChargePayment): Promise<TransactionRow> {
   const [seen] = await tx
@@ -100,6 +110,13 @@ export async function payCharge(tx: Tx, ctx: ServiceContext, transactionId: numb
   const paidBy = t.checkoutId !== null ? await linkPaymentOf(tx, t.checkoutId) : null;
   if (!paidBy) return executeTransaction(tx, ctx, { cause: paymentCause(t.paymentMethod as PaymentMethod), transaction: t, facts: payment.patch });
   if (payment.whenLinkPaid === "refuse") throw linkAlreadyPaid(t.checkoutId!, paidBy);
+  if (payment.whenLinkPaid === "keep") {
+    return executeTransaction(tx, ctx, {
+      cause: paymentCause(t.paymentMethod as PaymentMethod),
+      transaction: t,
+      facts: { ...payment.patch, returnedAsDuplicateOf: paidBy.id },
+    });
+  }
   return returnDuplicate(tx, ctx, t, paidBy, payment.patch);
 }
 

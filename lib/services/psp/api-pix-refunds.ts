@@ -2,20 +2,26 @@
  * Refunds of PIX received through an API Pix PSP: `PUT /pix/{e2eid}/devolucao/{id}` with an id
  * Arara draws and keeps (psp_refunds), so asking again after a timeout is the same request.
  *
- * Money semantics: the refund's money moves when the PSP says DEVOLVIDO, not before. Until then
- * the refund is open (requested / processing) and its amount counts against what may still be
- * refunded, so two refunds can never exceed what was paid; the ledger journal, refundedAmount,
- * the status move to `refunded` (a full refund) and its webhook come together, through
- * refundTransaction, in the transaction that books DEVOLVIDO. NAO_REALIZADO (or a refusal by the
- * PSP) closes the refund as failed, with an entry on the timeline; nothing was booked, so nothing
- * is released. A refund the PSP returned but the ledger cannot book (the merchant's available
- * balance no longer covers it) stays open and is tried again by the reconciliation, logged.
+ * Money semantics: the refund is paid when the PSP says DEVOLVIDO, and held from the request on.
+ * In the transaction that writes the psp_refunds row, the money table's `psp_refund_requested`
+ * moves its amount from the merchant's available balance to reserved, by a guarded debit under
+ * the balance row's lock (as a cash-out request does): two requests, or a request and any other
+ * debit, cannot both spend the same money, and the booking at DEVOLVIDO is covered. Until then the
+ * refund is open (requested / processing) and its amount counts against what may still be
+ * refunded, so two refunds can never exceed what was paid. DEVOLVIDO books the refund from
+ * reserved (refundTransaction with `fromReserve`: journal, refundedAmount, the move to `refunded`
+ * on a full refund and its webhook) with the row marked done, in one transaction. NAO_REALIZADO (or
+ * a refusal by the PSP) closes it as failed and `psp_refund_failed` returns what was held to available.
+ *
+ * A refund opened before refunds were held (`reserved` false, from before migration 0016) held
+ * nothing: DEVOLVIDO books it from available as it was then (if the balance no longer covers it,
+ * it stays open, logged, and is tried again), and a failure has nothing to release.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { companies, pspRefunds, transactions, transactionStatusChanges } from "@/lib/db/schema";
+import { companies, pspRefunds, transactions } from "@/lib/db/schema";
 import { randomBase62 } from "@/lib/crypto";
 import { formatBRL } from "@/lib/domain/money";
 import { parseWith } from "@/lib/core/validation";
@@ -26,8 +32,8 @@ import type { Account, ServiceContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { idOrNotFound } from "@/lib/core/ids";
 import { getTransaction } from "@/lib/services/transactions/get-transaction";
-import { getBalance } from "@/lib/services/accounts/get-balance";
 import { refundTransaction } from "@/lib/services/transactions/refund-transaction";
+import { executeTransaction } from "@/lib/executor/execute";
 import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
 import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { clientFor, pspConfigOf } from "@/lib/processors/api-pix/config";
@@ -74,42 +80,18 @@ export async function requestApiPixRefund(
         [{ field: "amount", message: `must be at most ${Math.max(0, refundable)}` }],
       );
     }
-    // The money moves at DEVOLVIDO, from available: refuse now what the balance could not book then
-    // (refunds already open at the PSP count as spent).
-    const [openAll] = await tx
-      .select({ sum: sql<string>`coalesce(sum(${pspRefunds.amount}), 0)` })
-      .from(pspRefunds)
-      .where(and(eq(pspRefunds.companyId, ctx.account.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])));
-    const { available } = await getBalance(ctx, tx);
-    if (available - Number(openAll.sum) < amount) {
-      throw new ServiceError(
-        "insufficient_balance",
-        `The available balance (${formatBRL(available)}, of which ${formatBRL(Number(openAll.sum))} is held by refunds in progress) does not cover this refund of ${formatBRL(amount)}.`,
-      );
+    const row = await openRefund(tx, ctx, t, amount);
+    try {
+      await executeTransaction(tx, ctx, { cause: "psp_refund_requested", transaction: t, facts: { amount } });
+    } catch (e) {
+      if (e instanceof ServiceError && e.code === "insufficient_balance") {
+        throw new ServiceError(
+          "insufficient_balance",
+          `The available balance does not cover this refund of ${formatBRL(amount)} (refunds in progress at the PSP are already held out of it).`,
+        );
+      }
+      throw e;
     }
-    const [row] = await tx
-      .insert(pspRefunds)
-      .values({
-        companyId: ctx.account.id,
-        transactionId: t.id,
-        e2eid: t.pixEnd2end,
-        devolucaoId: `A${randomBase62(30)}`,
-        amount,
-        status: "requested",
-        nextCheckAt: new Date(ctx.now.getTime() + 60_000),
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning();
-    await tx.insert(transactionStatusChanges).values({
-      transactionId: t.id,
-      fromStatus: t.status,
-      toStatus: t.status,
-      cause: "psp_refund_requested",
-      amount,
-      actor: ctx.actor,
-      createdAt: ctx.now,
-    });
     return row;
   });
   // The request itself. A refusal by the PSP undoes nothing already committed: it closes the refund as failed.
@@ -129,6 +111,41 @@ export async function requestApiPixRefund(
   return { transaction: t, refund: after };
 }
 
+/** The psp_refunds row of a devolução about to be held (the caller holds it in the same transaction). */
+async function openRefund(tx: Tx, ctx: ServiceContext, t: TransactionRow, amount: number): Promise<PspRefundRow> {
+  const [row] = await tx
+    .insert(pspRefunds)
+    .values({
+      companyId: ctx.account.id,
+      transactionId: t.id,
+      e2eid: t.pixEnd2end!,
+      devolucaoId: `A${randomBase62(30)}`,
+      amount,
+      status: "requested",
+      reserved: true,
+      nextCheckAt: new Date(ctx.now.getTime() + 60_000),
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning();
+  return row;
+}
+
+/**
+ * A PIX that paid a payment link another charge had already paid, received through the merchant's
+ * PSP: the money is at the PSP, so it is returned by a devolução there, never booked as returned
+ * before the PSP says so. In the caller's transaction (the one that recorded the payment, flagged
+ * as a duplicate of the link's payment): the refund row and its hold, unguarded since the payment
+ * just credited exactly this. The caller asks the PSP after its commit (syncRefund); the
+ * reconciliation asks again if that call never got through.
+ */
+export async function openDuplicateReturn(tx: Tx, ctx: ServiceContext, t: TransactionRow): Promise<PspRefundRow> {
+  const amount = paidAmountOf(t) - t.refundedAmount;
+  const row = await openRefund(tx, ctx, t, amount);
+  await executeTransaction(tx, ctx, { cause: "psp_refund_requested", transaction: t, facts: { amount, returnsDuplicate: true } });
+  return row;
+}
+
 async function closeFailed(refund: PspRefundRow, reason: string, now: Date, outer?: Tx): Promise<PspRefundRow> {
   return inTransaction(outer, async (tx) => {
     const [row] = await tx
@@ -137,16 +154,8 @@ async function closeFailed(refund: PspRefundRow, reason: string, now: Date, oute
       .where(and(eq(pspRefunds.id, refund.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])))
       .returning();
     if (!row) return refund;
-    const [t] = await tx.select({ status: transactions.status }).from(transactions).where(eq(transactions.id, refund.transactionId));
-    await tx.insert(transactionStatusChanges).values({
-      transactionId: refund.transactionId,
-      fromStatus: t.status,
-      toStatus: t.status,
-      cause: "psp_refund_failed",
-      amount: refund.amount,
-      actor: PSP_ACTOR,
-      createdAt: now,
-    });
+    const [t] = await tx.select().from(transactions).where(eq(transactions.id, refund.transactionId)).for("update");
+    await executeTransaction(tx, { actor: PSP_ACTOR, now }, { cause: "psp_refund_failed", transaction: t, facts: { amount: row.amount, reserved: row.reserved } });
     return row;
   });
 }
@@ -173,7 +182,7 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
       if (!locked) return refund;
       const [account] = await tx.select().from(companies).where(eq(companies.id, refund.companyId));
       const ctx: ServiceContext = { account: account as Account, actor: PSP_ACTOR, requestId: "psp:api-pix", now };
-      await refundTransaction(ctx, refund.transactionId, { amount: refund.amount }, tx);
+      await refundTransaction(ctx, refund.transactionId, { amount: locked.amount }, tx, { fromReserve: locked.reserved });
       const [row] = await tx
         .update(pspRefunds)
         .set({ status: "done", rtrId: dev.rtrId, leaseUntil: null, updatedAt: now })

@@ -18,12 +18,19 @@
  *   merchant's PSP; returning it is the merchant's decision (a devolução at the PSP).
  * - `duplicate`: another Pix for a charge already paid: recorded on the timeline
  *   (`psp_duplicate_payment`) with its amount, never a second payment of the charge.
+ *
+ * A charge of a payment link that another charge already paid (the payer paid two of the link's
+ * PIX charges) is paid all the same, flagged as the duplicate (`duplicateOfId`, fee waived), and in
+ * the same transaction a devolução of it is opened and its amount held (openDuplicateReturn); the
+ * PSP is asked once that transaction has committed, and it becomes `refunded` only when the PSP
+ * says DEVOLVIDO. If the PSP does not make it, it stays paid, flagged, for the merchant to refund.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { companies, pspCharges, pspPixReceived, transactions, transactionStatusChanges } from "@/lib/db/schema";
 import { getLogger } from "@/lib/logger";
 import { recordRailPayment } from "@/lib/services/transactions/record-rail-payment";
+import { openDuplicateReturn, syncRefund, type PspRefundRow } from "./api-pix-refunds";
 import type { Account } from "@/lib/services/context";
 import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { valorToCents } from "@/lib/processors/api-pix/helpers";
@@ -58,12 +65,21 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
   const cob: CobCompleta = await client.getCob(charge.txid);
   const received = [...(cob.pix ?? [])].sort((a, b) => Date.parse(a.horario) - Date.parse(b.horario) || a.endToEndId.localeCompare(b.endToEndId));
   const decisions: SyncResult["decisions"] = [];
+  const returns: PspRefundRow[] = [];
   let account: Account | undefined;
   for (const pix of received) {
     if (pix.txid !== undefined && pix.txid !== charge.txid) continue;
     account ??= await accountOf(charge.companyId);
-    const decision = await decidePix(account, charge, cob, pix, now);
-    if (decision) decisions.push({ e2eid: pix.endToEndId, decision });
+    const decided = await decidePix(account, charge, cob, pix, now);
+    if (decided) decisions.push({ e2eid: pix.endToEndId, decision: decided.decision });
+    if (decided?.duplicateReturn) returns.push(decided.duplicateReturn);
+  }
+  // The devolução of a link's duplicate payment, asked now that its row and hold are committed (never
+  // inside the transaction). A PSP that does not answer leaves it requested: the reconciliation asks again.
+  for (const refund of returns) {
+    await syncRefund(client, refund, now).catch((e: unknown) => {
+      getLogger().warn({ component: "api-pix", account: refund.companyId, refund: refund.id, err: e instanceof Error ? e.name : "error" }, "api-pix: devolução of a duplicate not asked yet: the reconciliation will ask again");
+    });
   }
 
   // What is left to follow.
@@ -98,7 +114,13 @@ async function noteOnTimeline(transactionId: number, cause: string, amount: numb
   });
 }
 
-async function decidePix(account: Account, charge: PspChargeRow, cob: CobCompleta, pix: Pix, now: Date): Promise<PixDecision | null> {
+async function decidePix(
+  account: Account,
+  charge: PspChargeRow,
+  cob: CobCompleta,
+  pix: Pix,
+  now: Date,
+): Promise<{ decision: PixDecision; duplicateReturn?: PspRefundRow } | null> {
   const amount = valorToCents(pix.valor);
   const paidAt = new Date(pix.horario);
   const log = getLogger().child({ component: "api-pix", account: account.id, transaction: charge.transactionId });
@@ -134,14 +156,19 @@ async function decidePix(account: Account, charge: PspChargeRow, cob: CobComplet
       log.warn({ decision, amount, expected: t.amount }, "api-pix: Pix of another amount than the charge's (recorded, charge not paid)");
     } else {
       if (decision === "paid_after_expiry") await note("psp_paid_after_expiry");
-      await recordRailPayment(pspCtx(account, now), { transactionId: t.id, amount, end2endId: pix.endToEndId, paidAt }, tx);
+      const ctx = pspCtx(account, now);
+      const paid = await recordRailPayment(ctx, { transactionId: t.id, amount, end2endId: pix.endToEndId, paidAt }, tx, { whenLinkPaid: "keep" });
       await tx
         .update(pspCharges)
         .set({ status: "paid", e2eid: pix.endToEndId, updatedAt: now })
         .where(and(eq(pspCharges.transactionId, t.id), sql`${pspCharges.status} <> 'paid'`));
+      if (paid.duplicateOfId !== null && paid.status === "paid") {
+        log.warn({ decision, duplicateOf: paid.duplicateOfId }, "api-pix: a payment link already paid was paid again: devolução opened");
+        return { decision, duplicateReturn: await openDuplicateReturn(tx, ctx, paid) };
+      }
       log.info({ decision }, "api-pix: charge paid");
     }
-    return decision;
+    return { decision };
   });
 }
 

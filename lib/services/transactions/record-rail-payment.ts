@@ -11,7 +11,11 @@
  *   whether the payer's money moved.
  * - a charge of a payment link that another charge already paid (the payer paid the PIX and the
  *   boleto) is recorded as paid and refunded in full at once, in that same transaction, with
- *   `paid` then `refunded` webhooks and the reason on its timeline (lib/services/checkouts/link-payment.ts).
+ *   `paid` then `refunded` webhooks and the reason on its timeline (lib/services/checkouts/link-payment.ts),
+ *   when Arara holds the money (the sandbox). A rail whose money sits at the merchant's own PSP
+ *   passes `whenLinkPaid: "keep"`: the charge is recorded as paid, flagged as the duplicate
+ *   (`duplicateOfId`), and the caller asks its PSP to return it; it is never called returned
+ *   before the PSP returned it.
  * - the same confirmation again (a PSP retrying its webhook) changes nothing and returns the
  *   charge; another end-to-end id for a charge already paid is a 409 for a person to look at.
  *
@@ -40,7 +44,12 @@ export const RailPayment = z.object({
 });
 export type RailPayment = z.infer<typeof RailPayment>;
 
-export async function recordRailPayment(ctx: ServiceContext, input: RailPayment, outer?: Tx): Promise<TransactionRow> {
+export async function recordRailPayment(
+  ctx: ServiceContext,
+  input: RailPayment,
+  outer?: Tx,
+  opts: { whenLinkPaid?: "return" | "keep" } = {},
+): Promise<TransactionRow> {
   const payment = parseWith(RailPayment, input, "rail payment");
   return inTransaction(outer, async (tx) => {
     const [seen] = await tx
@@ -73,7 +82,7 @@ export async function recordRailPayment(ctx: ServiceContext, input: RailPayment,
         paidAmount: payment.amount,
         ...(t.paymentMethod === "pix" ? { pixEnd2end: payment.end2endId } : {}),
       },
-      whenLinkPaid: "return",
+      whenLinkPaid: opts.whenLinkPaid ?? "return",
     });
   });
 }

@@ -21,12 +21,15 @@ import type { TransactionRow } from "./transaction-view";
  *   The merchant's funds are debited by a guarded posting (422 `insufficient_balance` when
  *   available does not cover it; only a chargeback may take available below zero).
  * - `outer`: the caller's transaction (the idempotency layer's); the refund is a savepoint of it.
+ * - `fromReserve`: the booking of a PSP's devolução (lib/services/psp/api-pix-refunds.ts), paid
+ *   from what its request held in reserved rather than from available.
  */
 export async function refundTransaction(
   ctx: ServiceContext,
   transactionId: number | string,
   input: { amount?: number },
   outer?: Tx,
+  opts: { fromReserve?: boolean } = {},
 ): Promise<TransactionRow> {
   const { amount: requested } = parseWith(RefundRequest, input ?? {}, "refund");
   return inTransaction(outer, async (tx) => {
@@ -46,6 +49,6 @@ export async function refundTransaction(
     }
 
     const cause = amount < refundable ? "partial_refund" : "refund";
-    return executeTransaction(tx, ctx, { cause, transaction: t, facts: { amount } });
+    return executeTransaction(tx, ctx, { cause, transaction: t, facts: { amount, ...(opts.fromReserve ? { fromReserve: true } : {}) } });
   });
 }

@@ -43,11 +43,19 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         }
       />
 
-      {t.duplicateOfId !== null && (
+      {t.duplicateOfId !== null && t.status !== "paid" && (
         <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="duplicate-payment" style={{ marginBottom: 16 }}>
-          <strong>Pagamento em duplicidade, devolvido automaticamente.</strong> Este pagamento chegou quando o link de pagamento já
+          <strong>Pagamento em duplicidade, devolvido.</strong> Este pagamento chegou quando o link de pagamento já
           estava pago pela <Link href={`/dashboard/transactions/${t.duplicateOfId}`}>transação #{t.duplicateOfId}</Link>. Ele foi registrado e
-          devolvido integralmente ao pagador na mesma hora, sem tarifa: seu saldo não muda.
+          devolvido integralmente ao pagador, sem tarifa: seu saldo não muda.
+        </div>
+      )}
+      {t.duplicateOfId !== null && t.status === "paid" && (
+        <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="duplicate-payment" style={{ marginBottom: 16 }}>
+          <strong>Pagamento em duplicidade, a devolver.</strong> Este pagamento chegou quando o link de pagamento já estava pago pela{" "}
+          <Link href={`/dashboard/transactions/${t.duplicateOfId}`}>transação #{t.duplicateOfId}</Link>, no seu PSP, sem tarifa. A devolução
+          integral ao pagador é pedida ao PSP e só é registrada quando ele a confirma (veja a linha do tempo); o valor fica reservado no seu
+          saldo até lá. Se o PSP não a realizar, o valor volta ao disponível e o pagamento continua aqui: reembolse-o por esta página.
         </div>
       )}
 

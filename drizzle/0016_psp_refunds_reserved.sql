@@ -1,0 +1,2 @@
+-- Refunds already open at the PSP keep reserved = false: they held nothing, and are booked from available at DEVOLVIDO as before.
+ALTER TABLE "psp_refunds" ADD COLUMN "reserved" boolean DEFAULT false NOT NULL;

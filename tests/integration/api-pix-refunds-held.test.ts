@@ -1,0 +1,278 @@
+/**
+ * Money that sits at the merchant's own PSP (API Pix), against the local PSP (real mutual TLS):
+ *
+ * - a payment link paid twice by PIX: the second payment is never booked as returned before the PSP
+ *   returned it; a devolução is asked of the PSP, its amount held, and the charge stays `paid`
+ *   (flagged as the duplicate) until the PSP says DEVOLVIDO; if the PSP does not make it, it stays
+ *   paid, the hold is released, and the merchant can refund it;
+ * - a refund requested at the PSP is held in the ledger (available → reserved) from the request on,
+ *   so no other debit can spend it and the booking at DEVOLVIDO is covered;
+ * - a refund opened before refunds were held (reserved = false) is still booked from available.
+ *
+ * ledger:check passes after every step that moves money.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../helpers/app";
+import { createTestAccount } from "../helpers/accounts";
+import { boletoBody, pixBody } from "../helpers/flows";
+import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { getDb } from "@/lib/db/client";
+import { companies, ledgerJournals, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
+import { checkLedger } from "@/lib/ledger/check";
+import { clientFor, closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
+import { buildDevolucaoRequest } from "@/lib/processors/api-pix/helpers";
+import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
+import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
+import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
+import { systemContext } from "@/lib/services/context";
+
+const KEY = "recebimentos@loja.example";
+let pki: TestPki;
+let psp: ApiPixPsp;
+
+beforeAll(async () => {
+  pki = makeTestPki();
+  psp = await startApiPixPsp({ pki, keys: [KEY] });
+  // The webhook registered at the PSP points nowhere reachable: these tests deliver nothing and let
+  // the reconciliation find what the PSP did (as when notifications are lost).
+  const { getEnv } = await import("@/lib/env");
+  (getEnv() as { baseUrl: string }).baseUrl = "http://127.0.0.1:9";
+});
+
+afterEach(async () => {
+  expect(psp.internalErrors).toEqual([]);
+  const ledger = await checkLedger(getDb());
+  expect(ledger.violations).toEqual([]);
+});
+
+afterAll(async () => {
+  closeApiPixClients();
+  await psp?.close();
+});
+
+async function configuredAccount(name: string) {
+  const acc = await createTestAccount(name);
+  const [row] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
+  const saved = await savePspSettings(systemContext(row), localPspSettings(psp, pki, KEY));
+  expect(saved.webhook).toEqual({ registered: true });
+  return acc;
+}
+
+const txidOf = async (id: number) => (await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, id)))[0].txid;
+const txRow = async (id: number) => (await getDb().select().from(transactions).where(eq(transactions.id, id)))[0];
+const refundsOf = (id: number) => getDb().select().from(pspRefunds).where(eq(pspRefunds.transactionId, id)).orderBy(asc(pspRefunds.id));
+const refundedEvents = (id: number) =>
+  getDb().select().from(webhookEvents).where(and(eq(webhookEvents.transactionId, id), eq(webhookEvents.status, "refunded")));
+const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+async function balance(secretKey: string): Promise<{ available: number; reserved: number }> {
+  const r = await call("GET", "/api/v1/balance", { auth: secretKey });
+  expect(r.status, r.text).toBe(200);
+  return r.body.data;
+}
+
+async function paidPixAtPsp(secretKey: string, amount: number) {
+  const r = await call("POST", "/api/v1/transactions", {
+    auth: secretKey,
+    body: pixBody({ amount, items: [{ title: "Livro", unitPrice: amount, quantity: 1, tangible: true }], postbackUrl: "http://127.0.0.1:9/hook" }),
+  });
+  expect(r.status, r.text).toBe(201);
+  expect(r.body.data.acquirerType).toBe("api-pix");
+  const pix = await psp.pay(await txidOf(r.body.data.id), { notify: "drop" });
+  await reconcileApiPix({ now: later(5) });
+  const t = await txRow(r.body.data.id);
+  expect(t.status).toBe("paid");
+  return { t, pix };
+}
+
+const refund = (secretKey: string, id: number, body: Record<string, unknown> = {}) =>
+  call("POST", `/api/v1/transactions/${id}/refund`, { auth: secretKey, body, headers: { "idempotency-key": `refund-${id}-${Math.random()}` } });
+
+describe("a payment link paid twice through the merchant's PSP", () => {
+  async function linkPaidTwice(name: string) {
+    const acc = await configuredAccount(name);
+    const created = await call("POST", "/api/v1/checkouts", {
+      auth: acc.secretKey,
+      body: { items: [{ title: "Curso", unitPrice: 15_000, quantity: 1 }], methods: ["pix"], postbackUrl: "http://127.0.0.1:9/link-hook" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const link = created.body.data as { id: number; secureId: string };
+    const payer = { name: "Maria da Silva", email: "maria@example.com", document: "111.444.777-35" };
+    // The payer asks for the PIX twice: two charges, two cobs at the PSP, and pays both.
+    const ids: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await call("POST", `/checkout/${link.secureId}/pay`, { body: { method: "pix", payer }, headers: { "content-type": "application/json" } });
+      expect(r.status, r.text).toBe(201);
+      const [row] = await getDb().select().from(transactions).where(eq(transactions.secureId, r.body.data.secureId));
+      ids.push(row.id);
+    }
+    expect(new Set(ids).size).toBe(2);
+    const paid = [];
+    for (const id of ids) paid.push(await psp.pay(await txidOf(id), { notify: "drop" }));
+    await reconcileApiPix({ now: later(5) });
+
+    const rows = await Promise.all(ids.map(txRow));
+    const first = rows.find((t) => t.duplicateOfId === null)!;
+    const dup = rows.find((t) => t.duplicateOfId !== null)!;
+    expect(first).toBeDefined();
+    expect(dup).toBeDefined();
+    expect(dup.duplicateOfId).toBe(first.id);
+    const dupPix = paid[ids.indexOf(dup.id)];
+    return { acc, link, first, dup, dupPix };
+  }
+
+  it("the second payment stays paid, flagged, while the PSP is asked to return it; refunded only at DEVOLVIDO", async () => {
+    const { acc, link, first, dup, dupPix } = await linkPaidTwice("Loja link duplo");
+    // Not called returned: still paid, a devolução asked of the PSP and its amount held.
+    expect(first.status).toBe("paid");
+    expect(dup.status).toBe("paid");
+    expect(dup.refundedAmount).toBe(0);
+    expect(dup.feeEstimated).toBe(0);
+    expect(await refundedEvents(dup.id)).toHaveLength(0);
+    const [open] = await refundsOf(dup.id);
+    expect(open).toMatchObject({ status: "processing", amount: 15_000, reserved: true, e2eid: dupPix.endToEndId });
+    const atPsp = psp.pix.get(dupPix.endToEndId)!.devolucoes;
+    expect(atPsp).toHaveLength(1);
+    expect(atPsp[0]).toMatchObject({ id: open.devolucaoId, valor: "150.00", status: "EM_PROCESSAMENTO" });
+    const held = await balance(acc.secretKey);
+    expect(held.reserved).toBe(15_000);
+    expect(held.available).toBe(first.paidAmount - first.feeEstimated);
+
+    // The payer's page and the timeline say what is true.
+    const page = await getCheckoutPageData(link.secureId);
+    expect(page?.kind === "link" && page.link.returned).toEqual([expect.objectContaining({ paymentMethod: "pix", amount: 15_000, returned: false })]);
+    const causes = (await getDb().select().from(transactionStatusChanges).where(eq(transactionStatusChanges.transactionId, dup.id))).map((e) => e.cause);
+    expect(causes).toContain("psp_refund_requested");
+    expect(causes).not.toContain("duplicate_payment_refund");
+
+    // Nothing more can be refunded while the devolução is open.
+    expect((await refund(acc.secretKey, dup.id)).status).toBe(422);
+
+    psp.settleDevolucao(dupPix.endToEndId, open.devolucaoId, "DEVOLVIDO");
+    psp.dropWebhooks();
+    await reconcileApiPix({ now: later(10) });
+    const after = await txRow(dup.id);
+    expect(after.status).toBe("refunded");
+    expect(after.refundedAmount).toBe(15_000);
+    expect(await refundedEvents(dup.id)).toHaveLength(1);
+    expect((await refundsOf(dup.id))[0].status).toBe("done");
+    const settled = await balance(acc.secretKey);
+    expect(settled).toMatchObject({ reserved: 0, available: first.paidAmount - first.feeEstimated });
+    const pageAfter = await getCheckoutPageData(link.secureId);
+    expect(pageAfter?.kind === "link" && pageAfter.link.returned).toEqual([expect.objectContaining({ returned: true })]);
+    expect((await txRow(first.id)).status).toBe("paid");
+  });
+
+  it("a devolução the PSP does not make: the duplicate stays paid, the hold is released, and the merchant can refund it", async () => {
+    const { acc, first, dup, dupPix } = await linkPaidTwice("Loja link duplo recusado");
+    const [open] = await refundsOf(dup.id);
+    psp.settleDevolucao(dupPix.endToEndId, open.devolucaoId, "NAO_REALIZADO", "Conta do pagador encerrada");
+    psp.dropWebhooks();
+    await reconcileApiPix({ now: later(10) });
+    const t = await txRow(dup.id);
+    expect(t).toMatchObject({ status: "paid", refundedAmount: 0, duplicateOfId: first.id });
+    expect((await refundsOf(dup.id))[0].status).toBe("failed");
+    expect(await refundedEvents(dup.id)).toHaveLength(0);
+    const released = await balance(acc.secretKey);
+    expect(released).toMatchObject({ reserved: 0, available: first.paidAmount - first.feeEstimated + 15_000 });
+
+    const r = await refund(acc.secretKey, dup.id);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.status).toBe("paid");
+    const refunds = await refundsOf(dup.id);
+    expect(refunds).toHaveLength(2);
+    expect(refunds[1]).toMatchObject({ status: "processing", amount: 15_000, reserved: true });
+  });
+});
+
+describe("a refund at the PSP is held against the balance", () => {
+  it("another refund cannot spend what an open PSP refund holds, and DEVOLVIDO is booked", async () => {
+    const acc = await configuredAccount("Loja reembolso retido");
+    const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
+    const boleto = await call("POST", "/api/v1/transactions", { auth: acc.secretKey, body: boletoBody({ amount: 10_000, items: [{ title: "Mesa", unitPrice: 10_000, quantity: 1, tangible: true }] }) });
+    expect(boleto.status, boleto.text).toBe(201);
+    expect((await call("PUT", `/api/v1/transactions/${boleto.body.data.id}/test`, { auth: acc.secretKey, body: { status: "paid" } })).status).toBe(200);
+    const start = await balance(acc.secretKey);
+    expect(start.available).toBeGreaterThanOrEqual(10_000);
+    expect(start.available - 5_000).toBeLessThan(10_000);
+
+    const r1 = await refund(acc.secretKey, pix.id);
+    expect(r1.status, r1.text).toBe(200);
+    expect(r1.body.data.status).toBe("paid");
+    const [open] = await refundsOf(pix.id);
+    expect(open).toMatchObject({ status: "processing", reserved: true, amount: 5_000 });
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 5_000 });
+    // The hold is a refund journal of the transaction, written with the psp_refunds row.
+    expect((await getDb().select().from(ledgerJournals).where(and(eq(ledgerJournals.transactionId, pix.id), eq(ledgerJournals.kind, "refund")))).length).toBe(1);
+
+    // The boleto's full refund would need money the open PSP refund holds.
+    const r2 = await refund(acc.secretKey, boleto.body.data.id);
+    expect(r2.status, r2.text).toBe(422);
+    expect(r2.body).toMatchObject({ success: false, code: "insufficient_balance" });
+    expect((await txRow(boleto.body.data.id)).status).toBe("paid");
+
+    psp.settleDevolucao(paid.endToEndId, open.devolucaoId, "DEVOLVIDO");
+    psp.dropWebhooks();
+    await reconcileApiPix({ now: later(10) });
+    expect(await txRow(pix.id)).toMatchObject({ status: "refunded", refundedAmount: 5_000 });
+    expect((await refundsOf(pix.id))[0].status).toBe("done");
+    expect(await refundedEvents(pix.id)).toHaveLength(1);
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 0 });
+  });
+
+  it("a partial PSP refund the PSP does not make returns what it held to available", async () => {
+    const acc = await configuredAccount("Loja reembolso parcial");
+    const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
+    const start = await balance(acc.secretKey);
+    expect((await refund(acc.secretKey, pix.id, { amount: 1_200 })).status).toBe(200);
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 1_200, reserved: 1_200 });
+    const [open] = await refundsOf(pix.id);
+    psp.settleDevolucao(paid.endToEndId, open.devolucaoId, "NAO_REALIZADO");
+    psp.dropWebhooks();
+    await reconcileApiPix({ now: later(10) });
+    expect((await refundsOf(pix.id))[0].status).toBe("failed");
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available, reserved: 0 });
+    expect(await txRow(pix.id)).toMatchObject({ status: "paid", refundedAmount: 0 });
+  });
+
+  it("two PSP refunds at once for different transactions: only what the balance covers is held", async () => {
+    const acc = await configuredAccount("Loja reembolsos concorrentes");
+    const a = (await paidPixAtPsp(acc.secretKey, 5_000)).t;
+    const b = (await paidPixAtPsp(acc.secretKey, 5_000)).t;
+    const start = await balance(acc.secretKey);
+    expect(start.available).toBeLessThan(10_000); // the fees: both together are not covered
+    const results = await Promise.all([refund(acc.secretKey, a.id), refund(acc.secretKey, b.id)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect(results.find((r) => r.status === 422)!.body).toMatchObject({ code: "insufficient_balance" });
+    expect((await refundsOf(a.id)).length + (await refundsOf(b.id)).length).toBe(1);
+    const end = await balance(acc.secretKey);
+    expect(end).toMatchObject({ available: start.available - 5_000, reserved: 5_000 });
+    expect(end.available).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a refund opened before refunds were held (reserved = false) is booked from available at DEVOLVIDO", async () => {
+    const acc = await configuredAccount("Loja reembolso antigo");
+    const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
+    await paidPixAtPsp(acc.secretKey, 5_000); // a full refund gives back the fee too: another sale covers it
+    const start = await balance(acc.secretKey);
+    // As a database migrated with a refund open: the devolução asked at the PSP, nothing held.
+    const devolucaoId = "Alegacy0000000000000000000000001";
+    await clientFor((await pspConfigOf(acc.companyId))!).requestDevolucao(paid.endToEndId, devolucaoId, buildDevolucaoRequest({ amount: 5_000 }));
+    await getDb().insert(pspRefunds).values({
+      companyId: acc.companyId,
+      transactionId: pix.id,
+      e2eid: paid.endToEndId,
+      devolucaoId,
+      amount: 5_000,
+      status: "processing",
+      nextCheckAt: new Date(),
+    });
+    expect((await refundsOf(pix.id))[0].reserved).toBe(false);
+    psp.settleDevolucao(paid.endToEndId, devolucaoId, "DEVOLVIDO");
+    psp.dropWebhooks();
+    await reconcileApiPix({ now: later(10) });
+    expect(await txRow(pix.id)).toMatchObject({ status: "refunded", refundedAmount: 5_000 });
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 0 });
+  });
+});
