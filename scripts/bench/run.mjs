@@ -8,7 +8,8 @@
 //   BENCH_DBS=pglite,postgres which databases (default both; postgres needs BENCH_DATABASE_URL)
 //   BENCH_DATABASE_URL       server for the PostgreSQL run (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_AMOUNT, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EVENTS   run sizes
-//   BENCH_SKIP_BUILD=1       use the existing .next-bench build
+//   BENCH_SKIP_BUILD=1       use the existing .next-bench build (made by a run, or BENCH_BUILD_ONLY=1)
+//   BENCH_BUILD_ONLY=1       build .next-bench (with the floor page, /bench-floor) and stop
 //   BENCH_PROFILE=1          run the app with --cpu-prof (profiles in tests/bench/results/)
 //   BENCH_NOTE="..."         a line about the conditions, copied into the report
 //   BENCH_REPORT_FROM=FILE   runs nothing: writes REPORT.md again from a run's saved results
@@ -96,7 +97,10 @@ function otherNodeProcesses() {
 
 /** First-load JS of a page: the scripts its HTML loads, read from the build and gzipped. */
 async function firstLoadJs(url) {
-  const html = await (await fetch(url)).text();
+  const res = await fetch(url);
+  // A page missing from the build answers 404 with the framework's not-found page and its scripts.
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const html = await res.text();
   const srcs = new Set();
   // noModule scripts (Next's legacy polyfills) are not loaded by the browsers Next supports.
   for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"[^>]*>/g)) if (!/\snomodule/i.test(m[0])) srcs.add(m[1]);
@@ -370,6 +374,14 @@ function report(all) {
         lines.push(`| phone profile (4× CPU, slow 4G, empty cache): PIX code and copy button visible and usable ≤ 2.5 s | code ${p.codeMs} ms, button ${p.buttonMs} ms, usable ${p.usableMs} ms (median of ${p.runs.length}) | ${Math.max(p.codeMs, p.buttonMs, p.usableMs) <= 2500 ? "yes" : "**no**"} |`);
       }
       lines.push("");
+      if (all.phone?.floor) {
+        const f = all.phone.floor;
+        const arrivals = (runs, keys) => runs.map((r) => keys.map((k) => r[k]).join("/")).join(", ");
+        lines.push(
+          `The same phone profile at the floor page (/bench-floor, its one button; no target: what any page of this build takes on this machine and browser), its arrivals alternating with the checkout's in the same browser: button visible ${f.buttonMs} ms, usable (a click counts) ${f.usableMs} ms (median of ${f.runs.length}). Checkout usable − floor usable: ${all.phone.usableMs - f.usableMs} ms. Each arrival, checkout code/button/usable: ${arrivals(all.phone.runs, ["codeMs", "buttonMs", "usableMs"])} ms; floor button/usable: ${arrivals(f.runs, ["buttonMs", "usableMs"])} ms.`,
+          "",
+        );
+      }
     }
     lines.push("| Chunk | kB gzip |", "|---|---:|");
     for (const f of all.checkout.files) lines.push(`| ${f.file} | ${f.kb} |`);
@@ -401,6 +413,9 @@ async function main() {
       rmSync(FLOOR_DIR, { recursive: true, force: true });
     }
   }
+  // The bench build alone (with its floor page), for scripts/bench/interleaved.mjs, cpu.mjs and runs
+  // with BENCH_SKIP_BUILD=1.
+  if (process.env.BENCH_BUILD_ONLY === "1") return;
   const receiver = await startReceiver(PORTS.receiver);
   try {
     for (const kind of cfg.dbs) {
@@ -421,11 +436,11 @@ async function main() {
             const t = await api(app.url, "POST", "/api/v1/transactions", pixBody(), AUTH);
             all.checkout = await firstLoadJs(`${app.url}/checkout/${t.data.secureId}`);
             all.docs = await firstLoadJs(`${app.url}/docs`);
-            all.floor = await firstLoadJs(`${app.url}/bench-floor`).catch(() => null);
+            all.floor = await firstLoadJs(`${app.url}/bench-floor`).catch((e) => (log(`no floor page in this build (${e.message}): build it with npm run bench or BENCH_BUILD_ONLY=1`), null));
             log(`checkout first-load JS ${all.checkout.gzipKb} kB gzip; floor ${all.floor?.gzipKb} kB`);
             if (process.env.BENCH_PHONE !== "0") {
-              all.phone = await phoneProfile(`${app.url}/checkout/${t.data.secureId}`).catch((e) => (log(`phone profile failed: ${e.message}`), null));
-              if (all.phone) log(`phone: code ${all.phone.codeMs} ms, button ${all.phone.buttonMs} ms, usable ${all.phone.usableMs} ms`);
+              all.phone = await phoneProfile(`${app.url}/checkout/${t.data.secureId}`, 3, { floorUrl: all.floor ? `${app.url}/bench-floor` : undefined }).catch((e) => (log(`phone profile failed: ${e.message}`), null));
+              if (all.phone) log(`phone: code ${all.phone.codeMs} ms, button ${all.phone.buttonMs} ms, usable ${all.phone.usableMs} ms; floor page: button ${all.phone.floor?.buttonMs} ms, usable ${all.phone.floor?.usableMs} ms`);
             }
           }
           apiRes = await apiScenarios(app, db);
