@@ -27,7 +27,17 @@ test("a webhook waiting behind a failing one says so, and skipping the failing o
   const pix = await createCharge(request, merchant, { paymentMethod: "pix", amount: 4_990, postbackUrl: `${receiver.url}/arara` });
   const paid = await request.put(`/api/v1/transactions/${pix.id}/test`, { headers: { authorization: basicAuth(merchant) }, data: { status: "paid" } });
   expect(paid.status()).toBe(200);
-  await receiver.waitFor(() => receiver.hits.some((h) => h.json?.data?.id === pix.id), 20_000, "the first attempt of pending");
+  // The default schedule retries 5 s after the first attempt, then 5 min later: wait for the second
+  // attempt, so no automatic attempt is in flight when "Desistir" is clicked (a skip during an attempt
+  // is refused with 409 by design, and the page then asks to reload and try again).
+  const pendingHits = () => receiver.hits.filter((h) => h.json?.data?.id === pix.id && h.json.data.status === "pending").length;
+  await receiver.waitFor(() => pendingHits() >= 2, 30_000, "the first two attempts of pending");
+  await expect(async () => {
+    const res = await request.get(`/api/v1/transactions/${pix.id}/webhooks`, { headers: { authorization: basicAuth(merchant) } });
+    const body = await res.json();
+    // Both attempts recorded: no attempt in flight, the next one 5 min away.
+    expect(body.data.find((e: { status: string }) => e.status === "pending")).toMatchObject({ deliveryState: "pending", attemptCount: 2 });
+  }).toPass({ timeout: 15_000 });
 
   const events = page.getByTestId("webhook-events").locator("li[data-event-id]");
   await page.goto(`/dashboard/transactions/${pix.id}`);
