@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/db/client";
 import { runIdempotent } from "@/lib/http/idempotency";
 import { ServiceError } from "@/lib/services/errors";
+import { getLogger, scrub } from "@/lib/logger";
 import { errorState, type ActionState } from "./action";
 import { FORM_KEY_FIELD } from "./form-key";
 import type { DashboardContext } from "./session";
@@ -24,29 +25,49 @@ const KEY_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * first and gets its outcome (the state the form shows); a business error is remembered like a 4xx
  * of the API, anything else rolls back and is not. A form without a valid key is refused: every
  * money form renders one.
+ *
+ * `run` may hand over, with `afterCommit`, work that must run only once its writes have committed and
+ * outside any transaction (a call to a PSP): the state it returns (or the error state of a business
+ * error it throws) is the outcome, remembered for the key; if it fails otherwise, the committed
+ * outcome stands.
  */
 export async function onceForFormKey<T>(
   ctx: DashboardContext,
   form: FormData,
   operation: { scope: string; request: unknown },
-  run: (tx: Tx) => Promise<ActionState<T>>,
+  run: (tx: Tx, afterCommit: (task: () => Promise<ActionState<T>>) => void) => Promise<ActionState<T>>,
 ): Promise<ActionState<T>> {
   const key = form.get(FORM_KEY_FIELD);
   if (typeof key !== "string" || !KEY_RE.test(key)) {
     return { status: "error", message: "O formulário expirou. Recarregue a página e tente de novo." };
   }
+  const answerOf = (state: ActionState<T>) => ({ status: state.status === "error" ? 422 : 200, contentType: "application/json", body: JSON.stringify(state) });
+  const stateOf = async (work: () => Promise<ActionState<T>>): Promise<ActionState<T>> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.code === "internal_error") throw err;
+      return errorState(err);
+    }
+  };
+  let followUp: (() => Promise<ActionState<T>>) | undefined;
   try {
     const { answer } = await runIdempotent(
       { companyId: ctx.account.id, scope: `dashboard ${operation.scope}`, key, request: operation.request, now: ctx.now, whenBusy: "wait" },
       async (tx) => {
-        let state: ActionState<T>;
+        const state = await stateOf(() => run(tx, (task) => (followUp = task)));
+        if (state.status === "error") followUp = undefined;
+        return answerOf(state);
+      },
+      async () => {
+        const task = followUp;
+        if (!task) return null;
         try {
-          state = await run(tx);
+          return answerOf(await stateOf(task));
         } catch (err) {
-          if (!(err instanceof ServiceError) || err.code === "internal_error") throw err;
-          state = errorState(err);
+          getLogger().error({ component: "dashboard", scope: operation.scope, err: scrub(err instanceof Error ? err.message : String(err)) }, "a form's follow-up after its commit failed: the committed outcome stands");
+          return null;
         }
-        return { status: state.status === "error" ? 422 : 200, contentType: "application/json", body: JSON.stringify(state) };
       },
     );
     return JSON.parse(answer.body) as ActionState<T>;

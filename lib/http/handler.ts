@@ -27,6 +27,13 @@ export type ApiContext = ServiceContext & {
    * key. Pass it to the verb, so that the operation, its answer and the key's record commit together.
    */
   tx?: Tx;
+  /**
+   * Work that must run only once the request's writes have committed, outside any transaction (a call
+   * to a PSP): it runs after a 2xx answer has committed, and the answer it returns (or the 4xx of a
+   * ServiceError it throws) becomes the request's answer, and the Idempotency-Key's record. If it fails
+   * otherwise, the committed answer stands. One per request.
+   */
+  afterCommit: (task: () => Promise<Response>) => void;
 };
 
 type Options = {
@@ -141,7 +148,11 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
       }
       if (early && "error" in early) throw early.error;
       const { value } = early && "body" in early ? early.body : await bodyOf(req);
+      let followUp: (() => Promise<Response>) | undefined;
       const ctx: ApiContext = {
+        afterCommit: (task) => {
+          followUp = task;
+        },
         account,
         actor: "api",
         requestId,
@@ -157,10 +168,24 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         try {
           return await handler(req, tx ? { ...ctx, tx } : ctx);
         } catch (err) {
+          followUp = undefined; // nothing of this request committed
           return toResponse(err, requestId);
         }
       };
-      return options.idempotent ? withIdempotency(req, ctx, value, call) : call();
+      const afterCommit = async (): Promise<Response | null> => {
+        const task = followUp;
+        followUp = undefined;
+        if (!task) return null;
+        try {
+          return await task();
+        } catch (err) {
+          const answer = toResponse(err, requestId);
+          return answer.status >= 500 ? null : answer;
+        }
+      };
+      if (options.idempotent) return withIdempotency(req, ctx, value, call, afterCommit);
+      const first = await call();
+      return (first.ok && (await afterCommit())) || first;
     });
   };
 }

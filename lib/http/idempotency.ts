@@ -104,11 +104,37 @@ class NotRemembered extends Error {
  *
  * So no claim outlives its request: a process killed mid-operation leaves nothing (PostgreSQL aborts
  * its transaction and frees the lock), and the retry runs once; a retry after a commit replays.
+ *
+ * 4. `afterCommit`, when given, runs once the operation's 2xx answer has committed, with no
+ *    transaction open: the part of an operation that must never run inside one (a call to a PSP, whose
+ *    effect a rollback could not undo). An answer it returns replaces the first one, in the key's
+ *    record too; a retry before that gets the first answer, which was true when it committed.
  */
-export async function runIdempotent(op: IdempotentOperation, run: (tx: Tx) => Promise<Answer>): Promise<{ answer: Answer; replayed: boolean }> {
+export async function runIdempotent(
+  op: IdempotentOperation,
+  run: (tx: Tx) => Promise<Answer>,
+  afterCommit?: () => Promise<Answer | null>,
+): Promise<{ answer: Answer; replayed: boolean }> {
   checkIdempotencyKey(op.key);
   const requestHash = sha256Hex(canonical(op.request ?? null));
   const where = and(eq(idempotencyKeys.companyId, op.companyId), eq(idempotencyKeys.scope, op.scope), eq(idempotencyKeys.key, op.key));
+  const done = await runOnce(op, requestHash, where, run);
+  if (done.replayed || !afterCommit || done.answer.status < 200 || done.answer.status >= 300) return done;
+  const final = await afterCommit();
+  if (!final) return done;
+  await getDb()
+    .update(idempotencyKeys)
+    .set({ responseStatus: final.status, responseContentType: final.contentType, responseBody: final.body })
+    .where(and(where, eq(idempotencyKeys.requestHash, requestHash)));
+  return { answer: final, replayed: false };
+}
+
+async function runOnce(
+  op: IdempotentOperation,
+  requestHash: string,
+  where: SQL | undefined,
+  run: (tx: Tx) => Promise<Answer>,
+): Promise<{ answer: Answer; replayed: boolean }> {
   try {
     return await getDb().transaction(async (tx) => {
       const lockId = lockIdOf(op);
@@ -162,17 +188,23 @@ export async function runIdempotent(op: IdempotentOperation, run: (tx: Tx) => Pr
  * The Idempotency-Key header on an API route (`withApiKey(..., { idempotent: true })`). Without the
  * header the handler runs as usual, with no outer transaction. With it, the handler gets the
  * transaction of `runIdempotent` and must pass it to its verb, so that the money, the answer and the
- * key's record commit together. Replays carry `idempotent-replayed: true`.
+ * key's record commit together. Replays carry `idempotent-replayed: true`. `afterCommit` (with or
+ * without the header) runs after a 2xx has committed; an answer it returns is the request's answer.
  */
 export async function withIdempotency(
   req: Request,
   ctx: ServiceContext,
   body: unknown,
   handle: (tx: Tx | undefined) => Promise<Response>,
+  afterCommit: () => Promise<Response | null> = async () => null,
 ): Promise<Response> {
   const key = req.headers.get("idempotency-key")?.trim();
-  if (!key) return handle(undefined);
+  if (!key) {
+    const first = await handle(undefined);
+    return (first.ok && (await afterCommit())) || first;
+  }
   let fresh: Response | undefined;
+  let final: Response | undefined;
   const { answer, replayed } = await runIdempotent(
     {
       companyId: ctx.account.id,
@@ -186,7 +218,14 @@ export async function withIdempotency(
       fresh = await handle(tx);
       return { status: fresh.status, contentType: fresh.headers.get("content-type") ?? "", body: await fresh.text() };
     },
+    async () => {
+      const next = await afterCommit();
+      if (!next) return null;
+      final = next;
+      return { status: next.status, contentType: next.headers.get("content-type") ?? "", body: await next.clone().text() };
+    },
   );
+  if (final) return final;
   if (!replayed && fresh) return new Response(answer.body, { status: answer.status, headers: fresh.headers });
   const headers: Record<string, string> = { "idempotent-replayed": "true" };
   if (answer.contentType) headers["content-type"] = answer.contentType;

@@ -11,8 +11,8 @@
  *
  * ledger:check passes after every step that moves money.
  */
-import { and, asc, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { boletoBody, pixBody } from "../helpers/flows";
@@ -26,6 +26,7 @@ import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 import { systemContext } from "@/lib/services/context";
+import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
 
 const KEY = "recebimentos@loja.example";
 let pki: TestPki;
@@ -274,5 +275,106 @@ describe("a refund at the PSP is held against the balance", () => {
     await reconcileApiPix({ now: later(10) });
     expect(await txRow(pix.id)).toMatchObject({ status: "refunded", refundedAmount: 5_000 });
     expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 0 });
+  });
+});
+
+describe("the PSP is asked for a refund only once the refund has committed", () => {
+  const devolucaoPuts = (e2eid: string) => psp.requests.filter((r) => r.method === "PUT" && r.path.includes(`/pix/${e2eid}/devolucao/`));
+  const accountRow = async (companyId: number) => (await getDb().select().from(companies).where(eq(companies.id, companyId)))[0];
+
+  it("a transaction rolled back around the refund asked nothing of the PSP; the retry with a key asks once", async () => {
+    const acc = await configuredAccount("Loja reembolso desfeito");
+    const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
+    const start = await balance(acc.secretKey);
+    const ctx = systemContext(await accountRow(acc.companyId));
+    // A caller's transaction (as the Idempotency-Key's) that fails after the refund was opened in it.
+    const rolledBack = getDb().transaction(async (tx) => {
+      await refundThroughProcessor(ctx, pix.id, { amount: 700 }, tx);
+      const [opened] = await tx.select().from(pspRefunds).where(eq(pspRefunds.transactionId, pix.id));
+      expect(opened).toMatchObject({ status: "requested", amount: 700, reserved: true });
+      throw new Error("the caller's transaction fails after the refund was opened");
+    });
+    await expect(rolledBack).rejects.toThrow(/caller's transaction fails/);
+    // Nothing of it is left, and the PSP was never asked: no devolução the payer could get twice.
+    expect(await refundsOf(pix.id)).toEqual([]);
+    expect(devolucaoPuts(paid.endToEndId)).toEqual([]);
+    expect(psp.pix.get(paid.endToEndId)!.devolucoes).toEqual([]);
+    expect(await balance(acc.secretKey)).toMatchObject(start);
+
+    const headers = { "idempotency-key": `undone-${pix.id}` };
+    const first = await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth: acc.secretKey, body: { amount: 700 }, headers });
+    expect(first.status, first.text).toBe(200);
+    const again = await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth: acc.secretKey, body: { amount: 700 }, headers });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(psp.pix.get(paid.endToEndId)!.devolucoes.map((d) => d.valor)).toEqual(["7.00"]);
+    expect(await refundsOf(pix.id)).toHaveLength(1);
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 700, reserved: 700 });
+  });
+
+  it("while the PSP is being asked, the refund and its hold are committed and no row lock is held", async () => {
+    const acc = await configuredAccount("Loja reembolso sem trava");
+    const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
+    const start = await balance(acc.secretKey);
+    psp.hangNext(1, "api");
+    let answered = false;
+    const pending = call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth: acc.secretKey, body: { amount: 900 }, headers: { "idempotency-key": `hang-${pix.id}` } });
+    void pending.then(() => (answered = true));
+    await vi.waitFor(() => expect(devolucaoPuts(paid.endToEndId)).toHaveLength(1), { timeout: 10_000, interval: 20 });
+
+    // Read and locked from another connection while the PSP holds the request.
+    const seen = await getDb().transaction(async (tx) => {
+      await tx.execute(sql`set local lock_timeout = '2s'`);
+      const [t] = await tx.select().from(transactions).where(eq(transactions.id, pix.id)).for("update");
+      const [held] = await tx.select().from(pspRefunds).where(eq(pspRefunds.transactionId, pix.id)).for("update");
+      const [company] = await tx.select().from(companies).where(eq(companies.id, acc.companyId)).for("update");
+      return { t, held, company };
+    });
+    expect(answered).toBe(false);
+    expect(seen.t.status).toBe("paid");
+    expect(seen.held).toMatchObject({ status: "requested", amount: 900, reserved: true });
+    expect(seen.company).toBeDefined();
+
+    psp.releaseHung();
+    const r = await pending;
+    // The cut-off request is asked again with the same devolution id (by the client, or else by the
+    // reconciliation): one devolução at the PSP, and the answer is the transaction still paid.
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.status).toBe("paid");
+    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 900, reserved: 900 });
+    const [open] = await refundsOf(pix.id);
+    expect(["requested", "processing"]).toContain(open.status);
+    await reconcileApiPix({ now: later(10) });
+    expect((await refundsOf(pix.id))[0].status).toBe("processing");
+    expect(psp.pix.get(paid.endToEndId)!.devolucoes.map((d) => d.id)).toEqual([open.devolucaoId]);
+  });
+
+  it("a refusal by the PSP after the commit: a 422, nothing held, and the key replays the 422", async () => {
+    const acc = await configuredAccount("Loja reembolso recusado");
+    const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
+    const start = await balance(acc.secretKey);
+    psp.failNext(1, 400, "api");
+    const headers = { "idempotency-key": `refused-${pix.id}` };
+    const r = await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 }, headers });
+    expect(r.status, r.text).toBe(422);
+    expect(r.body).toMatchObject({ success: false, code: "unprocessable" });
+    expect(r.body.message).toMatch(/PSP recusou a devolução/);
+    const [failed] = await refundsOf(pix.id);
+    expect(failed).toMatchObject({ status: "failed", amount: 1_000 });
+    expect(await balance(acc.secretKey)).toMatchObject(start);
+    expect(psp.pix.get(paid.endToEndId)!.devolucoes).toEqual([]);
+    const timelineCauses = (await getDb().select().from(transactionStatusChanges).where(eq(transactionStatusChanges.transactionId, pix.id))).map((e) => e.cause);
+    expect(timelineCauses).toEqual(expect.arrayContaining(["psp_refund_requested", "psp_refund_failed"]));
+
+    const again = await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 }, headers });
+    expect(again.status).toBe(422);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(r.text);
+    expect(await refundsOf(pix.id)).toHaveLength(1);
+    // A new request (another key) may ask again.
+    const retry = await refund(acc.secretKey, pix.id, { amount: 1_000 });
+    expect(retry.status, retry.text).toBe(200);
+    expect(psp.pix.get(paid.endToEndId)!.devolucoes).toHaveLength(1);
   });
 });

@@ -9,7 +9,12 @@ import postgres from "postgres";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseKind, getDb } from "@/lib/db/client";
-import { cashOuts, idempotencyKeys, transactions } from "@/lib/db/schema";
+import { cashOuts, companies, idempotencyKeys, transactions } from "@/lib/db/schema";
+import { onceForFormKey } from "@/lib/auth/idempotent-action";
+import { FORM_KEY_FIELD } from "@/lib/auth/form-key";
+import type { DashboardContext } from "@/lib/auth/session";
+import { systemContext } from "@/lib/services/context";
+import { ServiceError } from "@/lib/services/errors";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
@@ -227,5 +232,74 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("the key's record commits with
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
     expect(await refundedAmount(t.id)).toBe(2_000);
     await expectBooksAgree(a);
+  });
+});
+
+describe("a dashboard form's work after its commit", () => {
+  const formWith = (key: string) => {
+    const f = new FormData();
+    f.set(FORM_KEY_FIELD, key);
+    return f;
+  };
+  async function dashboardCtx(): Promise<DashboardContext> {
+    const [account] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
+    return { ...systemContext(account), actor: "dashboard", user: { id: 0, email: "dono@loja.example", name: "Dono" } } as unknown as DashboardContext;
+  }
+  const recordOf = async (key: string) => (await getDb().select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0];
+
+  it("runs once the outcome has committed, outside the transaction, and its outcome is the one remembered", async () => {
+    const ctx = await dashboardCtx();
+    const key = randomUUID();
+    let seenFromOutside: unknown;
+    const first = await onceForFormKey(ctx, formWith(key), { scope: "after-commit test", request: { n: 1 } }, async (_tx, afterCommit) => {
+      afterCommit(async () => {
+        // Another connection (no transaction of the form's open) sees the committed record.
+        seenFromOutside = (await recordOf(key))?.responseStatus;
+        return { status: "ok", message: "depois do commit" };
+      });
+      return { status: "ok", message: "no commit" };
+    });
+    expect(seenFromOutside).toBe(200);
+    expect(first).toMatchObject({ status: "ok", message: "depois do commit" });
+    // The double submit replays the outcome after the follow-up, without running anything again.
+    const again = await onceForFormKey(ctx, formWith(key), { scope: "after-commit test", request: { n: 1 } }, async () => {
+      throw new Error("must not run twice");
+    });
+    expect(again).toEqual(first);
+  });
+
+  it("a business error after the commit is the outcome; any other failure leaves the committed one", async () => {
+    const ctx = await dashboardCtx();
+    const refusedKey = randomUUID();
+    const refused = await onceForFormKey(ctx, formWith(refusedKey), { scope: "after-commit test", request: { n: 2 } }, async (_tx, afterCommit) => {
+      afterCommit(async () => {
+        throw new ServiceError("unprocessable", "O PSP recusou.");
+      });
+      return { status: "ok", message: "pedido" };
+    });
+    expect(refused).toMatchObject({ status: "error", message: expect.stringContaining("O PSP recusou.") });
+    expect((await recordOf(refusedKey)).responseStatus).toBe(422);
+
+    const brokenKey = randomUUID();
+    const broken = await onceForFormKey(ctx, formWith(brokenKey), { scope: "after-commit test", request: { n: 3 } }, async (_tx, afterCommit) => {
+      afterCommit(async () => {
+        throw new Error("connection lost");
+      });
+      return { status: "ok", message: "pedido registrado" };
+    });
+    expect(broken).toMatchObject({ status: "ok", message: "pedido registrado" });
+    expect(JSON.parse((await recordOf(brokenKey)).responseBody!)).toMatchObject({ message: "pedido registrado" });
+
+    // A form whose own work failed hands nothing over.
+    let ran = false;
+    const failed = await onceForFormKey(ctx, formWith(randomUUID()), { scope: "after-commit test", request: { n: 4 } }, async (_tx, afterCommit) => {
+      afterCommit(async () => {
+        ran = true;
+        return { status: "ok", message: "não devia" };
+      });
+      throw new ServiceError("unprocessable", "Valor inválido.");
+    });
+    expect(failed).toMatchObject({ status: "error" });
+    expect(ran).toBe(false);
   });
 });

@@ -109,7 +109,7 @@ export const TRANSACTIONS = apiGroup(
       operationId: "refundTransaction",
       summary: "Refund a transaction",
       description:
-        "Full (default) or partial refund of a paid transaction, debited from your available balance. A partial refund keeps `paid` and grows `refundedAmount`; the refund that reaches the paid amount moves it to `refunded` (webhook). Send an Idempotency-Key.",
+        "Full (default) or partial refund of a paid transaction, debited from your available balance. A partial refund keeps `paid` and grows `refundedAmount`; the refund that reaches the paid amount moves it to `refunded` (webhook). A PIX received through your own PSP (API Pix) is returned by a devolução there: Arara records the refund and holds its amount (`reserved`), commits, and only then asks the PSP; the answer is the transaction still `paid` until the PSP confirms (then `refunded`, with its webhook), or a 422 if the PSP refused it (nothing refunded, nothing held). Send an Idempotency-Key.",
       auth: "secretKey",
       idempotent: true,
       pathParams: TransactionIdParams,

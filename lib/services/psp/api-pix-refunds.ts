@@ -13,6 +13,9 @@
  * on a full refund and its webhook) with the row marked done, in one transaction. NAO_REALIZADO (or
  * a refusal by the PSP) closes it as failed and `psp_refund_failed` returns what was held to available.
  *
+ * The PSP is asked only once the row and its hold have committed (askPspForRefund, the duplicate
+ * return, the reconciliation), never from inside a database transaction.
+ *
  * A refund opened before refunds were held (`reserved` false, from before migration 0016) held
  * nothing: DEVOLVIDO books it from available as it was then (if the balance no longer covers it,
  * it stays open, logged, and is tried again), and a failure has nothing to release.
@@ -46,9 +49,14 @@ export type PspRefundRow = typeof pspRefunds.$inferSelect;
 export const OPEN_REFUND_STATUSES = ["requested", "processing"] as const;
 
 /**
- * Asks the PSP to return all or part of a paid PIX (`amount` defaults to what is still refundable).
- * Returns the transaction as it is: still `paid` until the PSP reports DEVOLVIDO. A PSP that is
- * down does not lose the request: it stays `requested` and the reconciliation asks again.
+ * Opens a refund of all or part of a paid PIX (`amount` defaults to what is still refundable), in
+ * the caller's transaction if it has one: the psp_refunds row with the devolution id Arara draws,
+ * and its hold. Nothing is asked of the PSP here. The caller asks it with askPspForRefund once this
+ * has committed, never inside the transaction: a call made inside it would hold the charge's and the
+ * balance's row locks for the length of an HTTPS call (on PGlite, the whole database), and if the
+ * transaction then rolled back, the PSP would have made a devolução Arara has no record of, and a
+ * retry would draw a new id and return the money twice. A refund opened and never asked (a process
+ * stopped in between) is asked by the reconciliation.
  */
 export async function requestApiPixRefund(
   ctx: ServiceContext,
@@ -60,8 +68,7 @@ export async function requestApiPixRefund(
   idOrNotFound(transactionId, "Transaction"); // a malformed id is a 404 before the PSP settings are read
   const config = await pspConfigOf(ctx.account.id, outer);
   if (!config) throw new ServiceError("unprocessable", "This account has no PSP configuration to refund this PIX through.");
-  const client = clientFor(config);
-  const refund = await inTransaction(outer, async (tx) => {
+  return inTransaction(outer, async (tx) => {
     const t = await getTransaction(ctx, transactionId, tx, { forUpdate: true });
     if (t.status !== "paid" || !t.pixEnd2end) {
       throw new ServiceError("unprocessable", `Only a paid transaction can be refunded; transaction #${t.id} is ${t.status}.`);
@@ -92,23 +99,35 @@ export async function requestApiPixRefund(
       }
       throw e;
     }
-    return row;
+    return { transaction: t, refund: row };
   });
-  // The request itself. A refusal by the PSP undoes nothing already committed: it closes the refund as failed.
-  let dev: Devolucao | null = null;
-  try {
-    dev = await client.requestDevolucao(refund.e2eid, refund.devolucaoId, buildDevolucaoRequest({ amount: refund.amount }));
-  } catch (e) {
-    if (!(e instanceof ApiPixError)) throw e;
-    if (!e.retryable) {
-      await closeFailed(refund, `O PSP recusou a devolução: ${e.message}`, ctx.now, outer);
-      throw new ServiceError("unprocessable", `O PSP recusou a devolução: ${e.message}`);
+}
+
+/**
+ * Asks the PSP for a refund requestApiPixRefund opened, once that has committed, with no transaction
+ * open. The PSP's answer is acted on at once (DEVOLVIDO books it, EM_PROCESSAMENTO waits); a PSP that
+ * does not answer leaves it requested for the reconciliation. A refund that did not happen (refused by
+ * the PSP, or NAO_REALIZADO) is closed as failed, its hold released, and reported as a 422: nothing
+ * was refunded and nothing stays held. A refund no longer `requested` (its transaction rolled back,
+ * or another pass asked already) is left as it is.
+ */
+export async function askPspForRefund(ctx: ServiceContext, opened: PspRefundRow): Promise<{ transaction: TransactionRow; refund: PspRefundRow }> {
+  const [current] = await getDb()
+    .select()
+    .from(pspRefunds)
+    .where(and(eq(pspRefunds.id, opened.id), eq(pspRefunds.companyId, ctx.account.id)));
+  let refund = current ?? opened;
+  const config = current?.status === "requested" ? await pspConfigOf(current.companyId) : null;
+  if (current && config) {
+    try {
+      refund = await syncRefund(clientFor(config), current, ctx.now);
+    } catch (e) {
+      if (!(e instanceof ApiPixError && e.retryable)) throw e;
+      getLogger().warn({ component: "api-pix", account: ctx.account.id, refund: current.id, code: e.code }, "api-pix refund request not answered: the reconciliation will ask again");
     }
-    getLogger().warn({ component: "api-pix", account: ctx.account.id, refund: refund.id, code: e.code }, "api-pix refund request not answered: the reconciliation will ask again");
+    if (refund.status === "failed") throw new ServiceError("unprocessable", refund.failReason ?? "O PSP não realizou a devolução.");
   }
-  const after = dev ? await applyDevolucao(refund, dev, ctx.now, outer) : refund;
-  const [t] = await (outer ?? getDb()).select().from(transactions).where(eq(transactions.id, refund.transactionId));
-  return { transaction: t, refund: after };
+  return { transaction: await getTransaction(ctx, opened.transactionId), refund };
 }
 
 /** The psp_refunds row of a devolução about to be held (the caller holds it in the same transaction). */
@@ -146,8 +165,8 @@ export async function openDuplicateReturn(tx: Tx, ctx: ServiceContext, t: Transa
   return row;
 }
 
-async function closeFailed(refund: PspRefundRow, reason: string, now: Date, outer?: Tx): Promise<PspRefundRow> {
-  return inTransaction(outer, async (tx) => {
+async function closeFailed(refund: PspRefundRow, reason: string, now: Date): Promise<PspRefundRow> {
+  return getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(pspRefunds)
       .set({ status: "failed", failReason: reason.slice(0, 500), leaseUntil: null, updatedAt: now })
@@ -161,10 +180,10 @@ async function closeFailed(refund: PspRefundRow, reason: string, now: Date, oute
 }
 
 /** Acts on the PSP's state of a refund: DEVOLVIDO books it, NAO_REALIZADO fails it, EM_PROCESSAMENTO waits. */
-export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: Date, outer?: Tx): Promise<PspRefundRow> {
-  if (dev.status === "NAO_REALIZADO") return closeFailed(refund, `Devolução não realizada pelo PSP${dev.motivo ? `: ${dev.motivo}` : ""}.`, now, outer);
+export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: Date): Promise<PspRefundRow> {
+  if (dev.status === "NAO_REALIZADO") return closeFailed(refund, `Devolução não realizada pelo PSP${dev.motivo ? `: ${dev.motivo}` : ""}.`, now);
   if (dev.status === "EM_PROCESSAMENTO") {
-    const [row] = await (outer ?? getDb())
+    const [row] = await getDb()
       .update(pspRefunds)
       .set({ status: "processing", rtrId: dev.rtrId, leaseUntil: null, nextCheckAt: new Date(now.getTime() + 60_000), updatedAt: now })
       .where(and(eq(pspRefunds.id, refund.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])))
@@ -173,7 +192,7 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
   }
   // DEVOLVIDO: the money went back to the payer; book it with the status move, once.
   try {
-    return await inTransaction(outer, async (tx) => {
+    return await getDb().transaction(async (tx) => {
       const [locked] = await tx
         .select()
         .from(pspRefunds)
@@ -196,7 +215,7 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
         { component: "api-pix", account: refund.companyId, refund: refund.id, code: e.code },
         "api-pix refund DEVOLVIDO at the PSP cannot be booked yet: tried again by the reconciliation",
       );
-      await (outer ?? getDb())
+      await getDb()
         .update(pspRefunds)
         .set({ status: "processing", failReason: e.message.slice(0, 500), leaseUntil: null, nextCheckAt: new Date(now.getTime() + 5 * 60_000), updatedAt: now })
         .where(eq(pspRefunds.id, refund.id));

@@ -163,6 +163,8 @@ export type ApiPixPsp = {
   failNext: (n: number, status?: number, only?: "api" | "token") => void;
   /** The next `n` requests are read and never answered. */
   hangNext: (n?: number, only?: "api" | "token") => void;
+  /** Requests held by hangNext are cut off (the client sees the connection reset), their work undone. */
+  releaseHung: () => void;
   close: () => Promise<void>;
 };
 
@@ -767,6 +769,9 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     },
     hangNext(n = 1, only) {
       for (let i = 0; i < n; i++) faults.push({ kind: "hang", status: 0, only });
+    },
+    releaseHung() {
+      for (const res of hung) res.destroy();
     },
     async close() {
       for (const res of hung) res.destroy();

@@ -6,6 +6,7 @@ import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
+import { askPspForRefund } from "@/lib/services/psp/api-pix-refunds";
 import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
 import { redeliverEvent } from "@/lib/services/webhooks/redeliver-event";
 import { skipWebhookEvent } from "@/lib/services/webhooks/skip-webhook-event";
@@ -29,8 +30,13 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
       if (cents === null || cents < 1) return fieldError("Revise o valor.", "amount", "Informe um valor em reais, como 12,50.");
       amount = cents;
     }
-    const state = await onceForFormKey<undefined>(ctx, formData, { scope: `refund ${Number(id)}`, request: { amount: amount ?? null } }, async (tx) => {
-      const t = await refundThroughProcessor(ctx, id, { amount }, tx);
+    const state = await onceForFormKey<undefined>(ctx, formData, { scope: `refund ${Number(id)}`, request: { amount: amount ?? null } }, async (tx, afterCommit) => {
+      const { transaction: t, pspRefund } = await refundThroughProcessor(ctx, id, { amount }, tx);
+      if (pspRefund) {
+        // A devolução at the merchant's PSP: asked once the refund and its hold have committed.
+        afterCommit(async () => pspRefundState(pspRefund.amount, await askPspForRefund(ctx, pspRefund)));
+        return pspRefundState(pspRefund.amount, { transaction: t, refund: pspRefund });
+      }
       return {
         status: "ok",
         message:
@@ -44,6 +50,23 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
     revalidatePath("/dashboard", "layout");
     return state;
   });
+}
+
+/** What the merchant is told of a devolução asked of its PSP (a refusal arrives as a business error). */
+function pspRefundState(amount: number, { transaction, refund }: { transaction: { status: string; refundedAmount: number }; refund: { status: string } }): ActionState {
+  if (refund.status === "done") {
+    return {
+      status: "ok",
+      message:
+        transaction.status === "refunded"
+          ? `Devolução feita pelo PSP: transação reembolsada, ${formatBRL(transaction.refundedAmount)} no total.`
+          : `Devolução de ${formatBRL(amount)} feita pelo PSP. Total reembolsado: ${formatBRL(transaction.refundedAmount)}.`,
+    };
+  }
+  return {
+    status: "ok",
+    message: `Devolução de ${formatBRL(amount)} solicitada ao PSP. O valor fica reservado no saldo até o PSP confirmar; a transação passa a reembolsada quando ele devolver.`,
+  };
 }
 
 /** Sandbox: move a test transaction as the PSP or acquirer would (pay, chargeback, protest...). */
