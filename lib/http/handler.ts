@@ -18,7 +18,9 @@ type RouteArgs = { params: Promise<Record<string, string | string[] | undefined>
 type Params = Record<string, string>;
 
 export type PublicContext = { requestId: string; now: Date; params: Params; body: unknown; url: URL };
-export type ApiContext = ServiceContext & {
+export type ApiContext<P = undefined> = ServiceContext & {
+  /** What the route's `prepare` made before any transaction (undefined when it had nothing to do). */
+  prepared?: P;
   params: Params;
   body: unknown;
   url: URL;
@@ -36,9 +38,18 @@ export type ApiContext = ServiceContext & {
   afterCommit: (task: () => Promise<Response>) => void;
 };
 
-type Options = {
+type Options<P> = {
   /** Honour the Idempotency-Key header (POSTs that create or move money). */
   idempotent?: boolean;
+  /**
+   * Work that must run before any database transaction opens (a call to a PSP that creates
+   * something there: inside a transaction it would hold it open for the length of an HTTPS call, and
+   * on the embedded database every other request would wait). Returns that work, or null when the
+   * request needs none (decided cheaply, nothing read). It runs after authentication and, with an
+   * Idempotency-Key, only when the key has no answer to replay; its result reaches the handler as
+   * `ctx.prepared`. Its errors are answered as any other, and are not remembered with the key.
+   */
+  prepare?: (ctx: ApiContext) => (() => Promise<P>) | null;
   /**
    * Which id the request (by its body) will need before its writing statement, if any (a PIX charge's
    * transaction id, a cash-out's id): the authenticating statement then takes it
@@ -113,7 +124,7 @@ export function withPublic(handler: (req: Request, ctx: PublicContext) => Promis
 }
 
 /** Routes authenticated with the secret key (HTTP Basic, every form in docs/api.md, Authentication). */
-export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<Response>, options: Options = {}) {
+export function withApiKey<P = undefined>(handler: (req: Request, ctx: ApiContext<P>) => Promise<Response>, options: Options<P> = {}) {
   return async (req: Request, args: RouteArgs): Promise<Response> => {
     const requestId = requestIdOf(req);
     return run(req, requestId, async () => {
@@ -164,9 +175,16 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
         pspProcessor: auth.pspProcessor,
         ...(auth.reservedId === null ? {} : reserve === "cash_outs" ? { reservedCashOutId: auth.reservedId } : { reservedTransactionId: auth.reservedId }),
       };
+      const work = options.prepare?.(ctx) ?? null;
+      let prepared: P | undefined;
+      const beforeTransaction = work
+        ? async () => {
+            prepared = await work();
+          }
+        : undefined;
       const call = async (tx?: Tx) => {
         try {
-          return await handler(req, tx ? { ...ctx, tx } : ctx);
+          return await handler(req, { ...ctx, ...(tx ? { tx } : {}), prepared });
         } catch (err) {
           followUp = undefined; // nothing of this request committed
           return toResponse(err, requestId);
@@ -183,7 +201,8 @@ export function withApiKey(handler: (req: Request, ctx: ApiContext) => Promise<R
           return answer.status >= 500 ? null : answer;
         }
       };
-      if (options.idempotent) return withIdempotency(req, ctx, value, call, afterCommit);
+      if (options.idempotent) return withIdempotency(req, ctx, value, call, afterCommit, beforeTransaction);
+      await beforeTransaction?.();
       const first = await call();
       return (first.ok && (await afterCommit())) || first;
     });

@@ -88,6 +88,41 @@ class NotRemembered extends Error {
   }
 }
 
+type KeyRecord = typeof idempotencyKeys.$inferSelect;
+
+/**
+ * What a key's record means for a request: its answer to replay, "stale" (expired, or a claim left by
+ * a version that claimed keys outside the operation's transaction) or null (no record). The same key
+ * with another request is a 409.
+ */
+function recordedAnswer(existing: KeyRecord | undefined, requestHash: string, now: Date): Answer | "stale" | null {
+  if (!existing) return null;
+  if (existing.createdAt.getTime() <= now.getTime() - TTL_MS || existing.responseStatus === null) return "stale";
+  if (existing.requestHash !== requestHash) {
+    throw new ServiceError("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+  }
+  return {
+    status: existing.responseStatus,
+    contentType: existing.responseContentType ?? "application/json; charset=utf-8",
+    body: existing.responseBody ?? "",
+  };
+}
+
+const whereKey = (op: IdempotentOperation) =>
+  and(eq(idempotencyKeys.companyId, op.companyId), eq(idempotencyKeys.scope, op.scope), eq(idempotencyKeys.key, op.key));
+
+/**
+ * The answer already recorded for a key, read with no transaction open (null: none yet). For work an
+ * operation does before its transaction (a call to a PSP): a retry of a request that committed is
+ * replayed without doing it again. runIdempotent decides again under the key's lock.
+ */
+export async function recordedAnswerOf(op: IdempotentOperation): Promise<Answer | null> {
+  checkIdempotencyKey(op.key);
+  const [existing] = await getDb().select().from(idempotencyKeys).where(whereKey(op)).limit(1);
+  const recorded = recordedAnswer(existing, sha256Hex(canonical(op.request ?? null)), op.now);
+  return recorded === "stale" ? null : recorded;
+}
+
 /**
  * Runs an operation at most once per (account, scope, key) within 24 h, in ONE database transaction
  * with the key's record:
@@ -117,7 +152,7 @@ export async function runIdempotent(
 ): Promise<{ answer: Answer; replayed: boolean }> {
   checkIdempotencyKey(op.key);
   const requestHash = sha256Hex(canonical(op.request ?? null));
-  const where = and(eq(idempotencyKeys.companyId, op.companyId), eq(idempotencyKeys.scope, op.scope), eq(idempotencyKeys.key, op.key));
+  const where = whereKey(op);
   const done = await runOnce(op, requestHash, where, run);
   if (done.replayed || !afterCommit || done.answer.status < 200 || done.answer.status >= 300) return done;
   const final = await afterCommit();
@@ -147,22 +182,9 @@ async function runOnce(
         }
       }
       const [existing] = await tx.select().from(idempotencyKeys).where(where).limit(1);
-      // Expired, or a claim left by a version that claimed keys outside the operation's transaction.
-      const stale = existing && (existing.createdAt.getTime() <= op.now.getTime() - TTL_MS || existing.responseStatus === null);
-      if (existing && stale) await tx.delete(idempotencyKeys).where(where);
-      else if (existing) {
-        if (existing.requestHash !== requestHash) {
-          throw new ServiceError("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
-        }
-        return {
-          answer: {
-            status: existing.responseStatus ?? 200,
-            contentType: existing.responseContentType ?? "application/json; charset=utf-8",
-            body: existing.responseBody ?? "",
-          },
-          replayed: true,
-        };
-      }
+      const recorded = recordedAnswer(existing, requestHash, op.now);
+      if (recorded === "stale") await tx.delete(idempotencyKeys).where(where);
+      else if (recorded) return { answer: recorded, replayed: true };
 
       const answer = await run(tx);
       if (answer.status >= 500) throw new NotRemembered(answer);
@@ -190,6 +212,8 @@ async function runOnce(
  * transaction of `runIdempotent` and must pass it to its verb, so that the money, the answer and the
  * key's record commit together. Replays carry `idempotent-replayed: true`. `afterCommit` (with or
  * without the header) runs after a 2xx has committed; an answer it returns is the request's answer.
+ * `beforeTransaction` runs before the transaction opens, unless the key already has an answer to
+ * replay (what it does is then not remembered: a retry with the key does it again).
  */
 export async function withIdempotency(
   req: Request,
@@ -197,23 +221,31 @@ export async function withIdempotency(
   body: unknown,
   handle: (tx: Tx | undefined) => Promise<Response>,
   afterCommit: () => Promise<Response | null> = async () => null,
+  beforeTransaction?: () => Promise<void>,
 ): Promise<Response> {
   const key = req.headers.get("idempotency-key")?.trim();
   if (!key) {
+    await beforeTransaction?.();
     const first = await handle(undefined);
     return (first.ok && (await afterCommit())) || first;
   }
   let fresh: Response | undefined;
   let final: Response | undefined;
+  const op: IdempotentOperation = {
+    companyId: ctx.account.id,
+    scope: `${req.method} ${canonicalRoute(new URL(req.url).pathname)}`,
+    key,
+    request: body ?? null,
+    now: ctx.now,
+    whenBusy: "conflict",
+  };
+  if (beforeTransaction) {
+    const recorded = await recordedAnswerOf(op);
+    if (recorded) return replayOf(recorded);
+    await beforeTransaction();
+  }
   const { answer, replayed } = await runIdempotent(
-    {
-      companyId: ctx.account.id,
-      scope: `${req.method} ${canonicalRoute(new URL(req.url).pathname)}`,
-      key,
-      request: body ?? null,
-      now: ctx.now,
-      whenBusy: "conflict",
-    },
+    op,
     async (tx) => {
       fresh = await handle(tx);
       return { status: fresh.status, contentType: fresh.headers.get("content-type") ?? "", body: await fresh.text() };
@@ -227,6 +259,10 @@ export async function withIdempotency(
   );
   if (final) return final;
   if (!replayed && fresh) return new Response(answer.body, { status: answer.status, headers: fresh.headers });
+  return replayOf(answer);
+}
+
+function replayOf(answer: Answer): Response {
   const headers: Record<string, string> = { "idempotent-replayed": "true" };
   if (answer.contentType) headers["content-type"] = answer.contentType;
   return new Response(answer.body, { status: answer.status, headers });

@@ -321,7 +321,7 @@ describe("the PSP is asked for a refund only once the refund has committed", () 
     let answered = false;
     const pending = call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth: acc.secretKey, body: { amount: 900 }, headers: { "idempotency-key": `hang-${pix.id}` } });
     void pending.then(() => (answered = true));
-    await vi.waitFor(() => expect(devolucaoPuts(paid.endToEndId)).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(devolucaoPuts(paid.endToEndId)).toHaveLength(1), { timeout: 30_000, interval: 20 });
 
     // Read and locked from another connection while the PSP holds the request.
     const seen = await getDb().transaction(async (tx) => {
@@ -331,6 +331,9 @@ describe("the PSP is asked for a refund only once the refund has committed", () 
       const [company] = await tx.select().from(companies).where(eq(companies.id, acc.companyId)).for("update");
       return { t, held, company };
     });
+    // Let the local PSP see any connection its client closed meanwhile (I/O is read between macrotasks).
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(psp.hungRequests()).toBe(1);
     expect(answered).toBe(false);
     expect(seen.t.status).toBe("paid");
     expect(seen.held).toMatchObject({ status: "requested", amount: 900, reserved: true });

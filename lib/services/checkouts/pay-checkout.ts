@@ -14,8 +14,8 @@
  */
 import { isPastExpiry } from "@/lib/domain/expiry";
 import { count, eq, sql } from "drizzle-orm";
-import { getDb, type Tx } from "@/lib/db/client";
-import { transactions } from "@/lib/db/schema";
+import { getDb, type Db, type Tx } from "@/lib/db/client";
+import { checkouts, transactions } from "@/lib/db/schema";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
 import { parseWith } from "@/lib/core/validation";
@@ -32,7 +32,7 @@ import {
   latestRetryOf,
 } from "./checkout-lookup";
 import type { ServiceContext } from "../context";
-import { createTransaction } from "../transactions/create-transaction";
+import { createTransaction, makesPixAtPsp, preparePixAtPsp, type CreateTransactionOptions, type PreparedPix } from "../transactions/create-transaction";
 import { ServiceError, notFound, unprocessable, validation, type FieldError } from "../errors";
 import { linkPaymentOf, lockLink } from "./link-payment";
 import type { TransactionRow } from "../transactions/transaction-view";
@@ -59,10 +59,14 @@ const FIELD_ON_PAGE: Record<string, string> = {
 };
 
 /** The charge, typed as the API request it is (createTransaction still validates it, for the page's field errors). */
-async function create(ctx: ServiceContext, body: CreateTransactionInput, opts: { checkoutId?: number; retryOfId?: number }, tx: Tx) {
+async function create(ctx: ServiceContext, body: CreateTransactionInput, opts: CreateTransactionOptions, tx: Tx) {
+  return withPageFields(async () => (await createTransaction(ctx, body, opts, tx)).transaction);
+}
+
+/** A validation error of the charge, with the page's field names. */
+async function withPageFields<T>(work: () => Promise<T>): Promise<T> {
   try {
-    const { transaction } = await createTransaction(ctx, body, opts, tx);
-    return transaction;
+    return await work();
   } catch (err) {
     if (err instanceof ServiceError && err.errors) {
       throw new ServiceError(
@@ -198,19 +202,43 @@ async function payLink(
     const days = Math.ceil((row.expiresAt.getTime() - req.now.getTime()) / 86_400_000);
     body[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
   }
+  const ctx = checkoutContext(account, req);
+  // A PIX at the merchant's PSP is made before the link's lock is taken (an HTTPS call inside it
+  // would hold the lock, and on the embedded database the whole database, for its length), once the
+  // same checks have passed without the lock, so a link that may take no more charges asks nothing of
+  // the PSP. Decided again under the lock; a charge made and then not recorded expires at the PSP.
+  let preparedPix: PreparedPix | null = null;
+  if (makesPixAtPsp(ctx, body)) {
+    await assertLinkTakesNewCharge(getDb(), row.id, method!, req.now, false);
+    preparedPix = await withPageFields(() => preparePixAtPsp(ctx, body));
+  }
   const created = await getDb().transaction(async (tx) => {
-    await assertLinkTakesCharge(tx, row.id, req.now);
-    // A link is paid once, so a few charges cover any honest payer (changing method, a refused card);
-    // the caps stop a script from filling the merchant's account with charges or testing cards here.
-    const [made] = await tx
-      .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
-      .from(transactions)
-      .where(eq(transactions.checkoutId, row.id));
-    if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
-    if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
-      throw unprocessable("Too many refused attempts for this order; contact the merchant.");
-    }
-    return create(checkoutContext(account, req), body, { checkoutId: row.id }, tx);
+    await assertLinkTakesNewCharge(tx, row.id, method!, req.now, true);
+    return create(ctx, body, { checkoutId: row.id, preparedPix }, tx);
   });
   return result(created);
+}
+
+/**
+ * Whether a link may take another charge now: not paid, not expired, and under the caps. A link is
+ * paid once, so a few charges cover any honest payer (changing method, a refused card); the caps
+ * stop a script from filling the merchant's account with charges or testing cards here. Under the
+ * link's lock when `lock` (the decision); without it, a first look before work outside the lock.
+ */
+async function assertLinkTakesNewCharge(q: Tx | Db, checkoutId: number, method: string, now: Date, lock: boolean): Promise<void> {
+  if (lock) await assertLinkTakesCharge(q as Tx, checkoutId, now);
+  else {
+    const [link] = await q.select({ expiresAt: checkouts.expiresAt }).from(checkouts).where(eq(checkouts.id, checkoutId));
+    if (!link) throw notFound("Payment link");
+    if (await linkPaymentOf(q, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
+    if (isPastExpiry(link.expiresAt, now)) throw unprocessable("This payment link has expired.");
+  }
+  const [made] = await q
+    .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
+    .from(transactions)
+    .where(eq(transactions.checkoutId, checkoutId));
+  if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+  if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
+    throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+  }
 }

@@ -8,9 +8,10 @@ import { formatDigitableLine } from "@/lib/domain/boleto/barcode";
 import { computeTransactionFee } from "@/lib/domain/fees";
 import type { TransactionStatus } from "@/lib/domain/status";
 import { getEnv } from "@/lib/env";
-import { pixProcessorFor } from "@/lib/processors/api-pix/processor";
+import { pixProcessorFor, type PixProcessorChoice } from "@/lib/processors/api-pix/processor";
+import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
 import { processorFor } from "@/lib/processors/registry";
-import type { Processor } from "@/lib/processors/types";
+import type { PixCharge, PixChargeInput, Processor } from "@/lib/processors/types";
 import type { CreateTransactionRequest as Request } from "@/lib/schemas/transactions";
 import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
 import { executeTransaction } from "@/lib/executor/execute";
@@ -26,7 +27,59 @@ export type CreateTransactionOptions = {
   checkoutId?: number;
   /** The refused card transaction this charge retries (checkout page). */
   retryOfId?: number;
+  /** The PIX charge already made at the merchant's PSP, before the caller's transaction (preparePixAtPsp). */
+  preparedPix?: PreparedPix | null;
 };
+
+/**
+ * A PIX charge made at the merchant's PSP (API Pix) with no database transaction open: the HTTPS call
+ * holds no lock, and on the embedded database no other request waits on it. The id and secureId it
+ * was made for are the transaction's. A charge that is then not recorded (a retry replayed under its
+ * key, a payment link paid meanwhile, an error) is left to expire at the PSP: no payer saw its code.
+ */
+export type PreparedPix = { processor: string; charge: PixCharge; transactionId: number; secureId: string };
+
+/**
+ * For a caller that will hold a transaction when it creates the charge (the Idempotency-Key's, a
+ * payment link's lock): makes the PIX at the merchant's PSP first, when the account takes PIX there.
+ * Null when the charge is not a PIX or the account's own processor makes it (in-process, no network);
+ * a request known by its authentication not to use a PSP is answered without reading anything.
+ */
+export async function preparePixAtPsp(ctx: ServiceContext, raw: unknown): Promise<PreparedPix | null> {
+  if (!makesPixAtPsp(ctx, raw)) return null;
+  const input = parseCreateTransaction(raw);
+  const processor = processorFor(ctx.account);
+  const pix = await pixProcessorFor(ctx.account, processor, undefined, ctx.pspProcessor);
+  if (pix.name === processor.name) return null;
+  if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
+  return chargeAtPsp(ctx, input, pix, getDb());
+}
+
+/** Whether a request may make its PIX at a PSP over the network (false is sure; nothing is read). */
+export function makesPixAtPsp(ctx: Pick<ServiceContext, "pspProcessor">, raw: unknown): boolean {
+  return takesIdBeforeItsWrite(raw) && (ctx.pspProcessor === undefined || ctx.pspProcessor === API_PIX_PROCESSOR);
+}
+
+async function chargeAtPsp(ctx: ServiceContext, input: Request, pix: PixProcessorChoice, q: Queryable): Promise<PreparedPix> {
+  const transactionId = ctx.reservedTransactionId ?? (await reserveTransactionId(q));
+  const secureId = randomUUID();
+  const charge = await pix.pix.createCharge(pixChargeInput(ctx, input, transactionId, secureId));
+  return { processor: pix.name, charge, transactionId, secureId };
+}
+
+function pixChargeInput(ctx: ServiceContext, input: Request, transactionId: number, secureId: string): PixChargeInput {
+  const account = ctx.account;
+  return {
+    transactionId,
+    secureId,
+    amount: input.amount,
+    // createAccount always sets a key (the account's document until the merchant chooses one).
+    merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
+    expiresInDays: input.pix.expiresInDays,
+    customer: input.customer,
+    now: ctx.now,
+  };
+}
 
 export type CreatedTransaction = { transaction: TransactionRow; response: TransactionCreatedResource };
 
@@ -53,7 +106,7 @@ export async function createTransaction(
   if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
   const processor = processorFor(ctx.account);
   if (input.paymentMethod === "pix") {
-    const transaction = await issuePixInOneStatement(outer, ctx, input, processor, baseValues(ctx, input, processor, opts));
+    const transaction = await issuePixInOneStatement(outer, ctx, input, processor, baseValues(ctx, input, processor, opts), opts.preparedPix ?? null);
     return { transaction, response: transactionCreatedResource(transaction) };
   }
 
@@ -214,38 +267,41 @@ async function attach(tx: Tx, id: number, patch: Partial<NewTransaction>): Promi
  * transaction records which), then one statement writes the transaction, its timeline entry and its
  * outbox event. In a caller's transaction (idempotency, a payment link's lock) it is a savepoint of
  * it, so an error rolls back only this charge. A PSP charge also writes its own row (psp_charges):
- * then the two go in one database transaction.
+ * then the two go in one database transaction. The PSP itself is asked before that transaction
+ * opens; a caller that holds a transaction of its own passes the charge it prepared before taking
+ * it (preparePixAtPsp), or else the PSP is asked inside the caller's transaction.
  */
-async function issuePixInOneStatement(outer: Tx | undefined, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {
-  const account = ctx.account;
-  const pix = await pixProcessorFor(account, processor, outer, ctx.pspProcessor);
+async function issuePixInOneStatement(
+  outer: Tx | undefined,
+  ctx: ServiceContext,
+  input: Request,
+  processor: Processor,
+  values: BaseValues,
+  prepared: PreparedPix | null,
+) {
+  const pix = prepared ? null : await pixProcessorFor(ctx.account, processor, outer, ctx.pspProcessor);
+  // A PSP on the network is asked before our transaction opens (a caller that holds one prepares it).
+  const atPsp = prepared ?? (pix && pix.name !== processor.name ? await chargeAtPsp(ctx, input, pix, outer ?? getDb()) : null);
   const run = async (q: Queryable) => {
-    const id = ctx.reservedTransactionId ?? (await reserveTransactionId(q));
-    const charge = await pix.pix.createCharge({
-      transactionId: id,
-      secureId: values.secureId,
-      amount: values.amount,
-      // createAccount always sets a key (the account's document until the merchant chooses one).
-      merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
-      expiresInDays: input.pix.expiresInDays,
-      customer: input.customer,
-      now: ctx.now,
-    });
+    const id = atPsp?.transactionId ?? ctx.reservedTransactionId ?? (await reserveTransactionId(q));
+    const secureId = atPsp?.secureId ?? values.secureId;
+    const charge = atPsp?.charge ?? (await pix!.pix.createCharge(pixChargeInput(ctx, input, id, secureId)));
     const row = await insertTransactionWithCreation(q, ctx, {
       ...values,
       id,
+      secureId,
       status: "pending",
       pixQrcode: charge.qrcode,
       pixTxid: charge.txid,
       acquirerRef: charge.txid,
-      acquirerType: pix.name,
+      acquirerType: atPsp?.processor ?? pix!.name,
       expiresAt: charge.expiresAt,
     });
     if (charge.record) await charge.record(q as Tx, id);
     return row;
   };
   if (outer) return outer.transaction(run);
-  return pix.name === processor.name ? run(getDb()) : getDb().transaction(run);
+  return atPsp ? getDb().transaction(run) : run(getDb());
 }
 
 async function issueBoleto(tx: Tx, ctx: ServiceContext, input: Request, processor: Processor, values: BaseValues) {

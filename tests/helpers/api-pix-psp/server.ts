@@ -165,6 +165,8 @@ export type ApiPixPsp = {
   hangNext: (n?: number, only?: "api" | "token") => void;
   /** Requests held by hangNext are cut off (the client sees the connection reset), their work undone. */
   releaseHung: () => void;
+  /** Requests held by hangNext still open (their clients still waiting). */
+  hungRequests: () => number;
   close: () => Promise<void>;
 };
 
@@ -769,6 +771,9 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     },
     hangNext(n = 1, only) {
       for (let i = 0; i < n; i++) faults.push({ kind: "hang", status: 0, only });
+    },
+    hungRequests() {
+      return hung.size;
     },
     releaseHung() {
       for (const res of hung) res.destroy();

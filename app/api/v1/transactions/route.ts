@@ -3,7 +3,7 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
-import { createTransaction, takesIdBeforeItsWrite } from "@/lib/services/transactions/create-transaction";
+import { createTransaction, makesPixAtPsp, preparePixAtPsp, takesIdBeforeItsWrite, type PreparedPix } from "@/lib/services/transactions/create-transaction";
 import { transactionView } from "@/lib/http/dialect-views";
 
 export const GET = withApiKey(async (_req, ctx) => {
@@ -12,11 +12,16 @@ export const GET = withApiKey(async (_req, ctx) => {
   return ok({ data: rows.map((t) => transactionView(ctx, t)), pagination });
 });
 
-export const POST = withApiKey(
+export const POST = withApiKey<PreparedPix | null>(
   async (_req, ctx) => {
-    const { transaction, response } = await createTransaction(ctx, ctx.body, {}, ctx.tx);
+    const { transaction, response } = await createTransaction(ctx, ctx.body, { preparedPix: ctx.prepared }, ctx.tx);
     return ok(ctx.dialect === "v1" ? transactionView(ctx, transaction) : response, 201, "Transaction created successfully.");
   },
-  // A PIX charge's id is taken by the authenticating statement (lib/http/authenticate.ts).
-  { idempotent: true, reservesId: (body) => (takesIdBeforeItsWrite(body) ? "transactions" : null) },
+  {
+    idempotent: true,
+    // A PIX charge's id is taken by the authenticating statement (lib/http/authenticate.ts).
+    reservesId: (body) => (takesIdBeforeItsWrite(body) ? "transactions" : null),
+    // A PIX at the merchant's PSP is made before the Idempotency-Key's transaction opens.
+    prepare: (ctx) => (makesPixAtPsp(ctx, ctx.body) ? () => preparePixAtPsp(ctx, ctx.body) : null),
+  },
 );
