@@ -49,7 +49,7 @@ type Options<P> = {
    * Idempotency-Key, only when the key has no answer to replay; its result reaches the handler as
    * `ctx.prepared`. Its errors are answered as any other, and are not remembered with the key.
    */
-  prepare?: (ctx: ApiContext) => (() => Promise<P>) | null;
+  prepare?: (ctx: ApiContext) => (() => Promise<P | void>) | null;
   /**
    * Which id the request (by its body) will need before its writing statement, if any (a PIX charge's
    * transaction id, a cash-out's id): the authenticating statement then takes it
@@ -179,7 +179,7 @@ export function withApiKey<P = undefined>(handler: (req: Request, ctx: ApiContex
       let prepared: P | undefined;
       const beforeTransaction = work
         ? async () => {
-            prepared = await work();
+            prepared = (await work()) as P | undefined;
           }
         : undefined;
       const call = async (tx?: Tx) => {

@@ -25,6 +25,11 @@ export type ServiceContext = {
   reservedTransactionId?: number;
   /** The same for a cash-out requested over the API (its event and Efí's idEnvio are built from its id). */
   reservedCashOutId?: number;
+  /**
+   * A webhook URL this request already checked (a DNS lookup: lib/webhooks/ssrf.ts checkPostbackUrl),
+   * before its transaction opened: the verb does not look it up again inside it.
+   */
+  postbackUrlChecked?: string;
 };
 
 export function systemContext(account: Account, now = new Date()): ServiceContext {

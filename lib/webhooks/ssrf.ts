@@ -186,6 +186,26 @@ export async function assertPostbackUrlAllowed(raw: string, resolver: Resolver =
   }
 }
 
+/**
+ * assertPostbackUrlAllowed once per request: a URL the request already checked (before its database
+ * transaction opened) is not looked up again, so no DNS lookup runs inside a transaction whose caller
+ * checked first. Records the check on `ctx`.
+ */
+export async function checkPostbackUrl(ctx: { postbackUrlChecked?: string }, url: string): Promise<void> {
+  if (ctx.postbackUrlChecked === url) return;
+  await assertPostbackUrlAllowed(url);
+  ctx.postbackUrlChecked = url;
+}
+
+/**
+ * For a caller about to open a transaction (the Idempotency-Key's, a payment link's lock): the check of
+ * the body's webhook URL, to run before it; null when the body names none.
+ */
+export function postbackCheckOf(ctx: { postbackUrlChecked?: string }, body: unknown): (() => Promise<void>) | null {
+  const url = (body as { postbackUrl?: unknown } | null)?.postbackUrl;
+  return typeof url === "string" && url !== "" ? () => checkPostbackUrl(ctx, url) : null;
+}
+
 /** The address a delivery must connect to, or why it must not be made. */
 export type DeliveryTarget =
   | { ok: true; url: URL; pinned: { address: string; family: 4 | 6 } | null }

@@ -21,6 +21,7 @@ import { checkouts, companies, pspCharges, transactions } from "@/lib/db/schema"
 import { closeApiPixClients } from "@/lib/processors/api-pix/config";
 import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import { systemContext } from "@/lib/services/context";
+import { createTransaction } from "@/lib/services/transactions/create-transaction";
 
 const KEY = "cobrancas@loja.example";
 let pki: TestPki;
@@ -171,5 +172,18 @@ describe("a payment link's PIX at the merchant's PSP", () => {
     const second = await pay(l.secureId);
     expect(second.status).toBe(409);
     expect(cobPuts()).toBe(puts);
+  });
+});
+
+describe("a caller holding a transaction that did not prepare the PSP's charge", () => {
+  it("is refused (409, nothing charged) instead of calling the PSP inside its transaction", async () => {
+    const acc = await configuredAccount("Loja cob sem preparo");
+    const [row] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
+    const puts = cobPuts();
+    // As a payment link whose account moved to its PSP between the look before its lock and the lock.
+    const attempt = getDb().transaction((tx) => createTransaction(systemContext(row), pixOf(1_500), {}, tx));
+    await expect(attempt).rejects.toMatchObject({ code: "conflict" });
+    expect(cobPuts()).toBe(puts);
+    expect(await getDb().select().from(transactions).where(eq(transactions.companyId, acc.companyId))).toEqual([]);
   });
 });

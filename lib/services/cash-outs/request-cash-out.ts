@@ -10,7 +10,7 @@ import { executeCashOut } from "@/lib/executor/execute";
 import { insertCashOutWithRequest, reserveCashOutId, type NewCashOut } from "@/lib/executor/cash-out-in-one-statement";
 import { payoutRouteFor, pspPayoutValues, recordPspPayout } from "./payout-route";
 import { CashOutRequest, type CashOutInput } from "@/lib/schemas/money";
-import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import { checkPostbackUrl } from "@/lib/webhooks/ssrf";
 import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "../context";
 import { ServiceError, validation } from "../errors";
@@ -45,7 +45,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
     const field = key.problem === "unknown_type" ? "pixKeyType" : "pixKey";
     throw validation(`The cash-out request is invalid: ${key.message}`, [{ field, message: key.message }]);
   }
-  if (req.postbackUrl) await assertPostbackUrlAllowed(req.postbackUrl);
+  if (req.postbackUrl) await checkPostbackUrl(ctx, req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
   const route = await payoutRouteFor(ctx.account.id, outer, ctx.pspProcessor);
   const q = outer ?? getDb();

@@ -6,7 +6,7 @@ import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
 import { parseWith } from "@/lib/core/validation";
 import { CreateCheckoutInput } from "@/lib/schemas/checkouts";
-import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import { checkPostbackUrl } from "@/lib/webhooks/ssrf";
 import type { ServiceContext } from "../context";
 import { validation } from "../errors";
 import type { CheckoutWithStatus } from "./checkout-view";
@@ -50,7 +50,7 @@ export async function createCheckout(ctx: ServiceContext, raw: unknown, outer?: 
       throw validation("The expiry date must be in the future.", [{ field: "expiresAt", message: "must be in the future" }]);
     }
   }
-  if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
+  if (input.postbackUrl) await checkPostbackUrl(ctx, input.postbackUrl);
 
   const [row] = await (outer ?? getDb())
     .insert(checkouts)

@@ -35,6 +35,7 @@ import type { ServiceContext } from "../context";
 import { createTransaction, makesPixAtPsp, preparePixAtPsp, type CreateTransactionOptions, type PreparedPix } from "../transactions/create-transaction";
 import { ServiceError, notFound, unprocessable, validation, type FieldError } from "../errors";
 import { linkPaymentOf, lockLink } from "./link-payment";
+import { postbackCheckOf } from "@/lib/webhooks/ssrf";
 import type { TransactionRow } from "../transactions/transaction-view";
 
 /** Charges of any method one payment link may issue from its page. */
@@ -143,6 +144,8 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     installmentPlan: link?.installmentPlan ?? null,
     card: { hash: token },
   };
+  const ctx = checkoutContext(account, req);
+  await withPageFields(async () => postbackCheckOf(ctx, body)?.()); // the DNS lookup, before the lock
   const created = await getDb().transaction(async (tx) => {
     if (t.checkoutId !== null) await assertLinkTakesCharge(tx, t.checkoutId, req.now);
     else await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, t.id)).for("update");
@@ -150,7 +153,7 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     if ((await cardAttemptsOf(t, tx)) >= MAX_CARD_ATTEMPTS) {
       throw unprocessable("Too many refused attempts for this order; contact the merchant.");
     }
-    return create(checkoutContext(account, req), body, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
+    return create(ctx, body, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
   });
   return result(created);
 }
@@ -203,11 +206,13 @@ async function payLink(
     body[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
   }
   const ctx = checkoutContext(account, req);
-  // A PIX at the merchant's PSP is made before the link's lock is taken (an HTTPS call inside it
-  // would hold the lock, and on the embedded database the whole database, for its length), once the
-  // same checks have passed without the lock, so a link that may take no more charges asks nothing of
-  // the PSP. Decided again under the lock; a charge made and then not recorded expires at the PSP.
-  let preparedPix: PreparedPix | null = null;
+  // Network work is done before the link's lock is taken (inside it, it would hold the lock, and on
+  // the embedded database the whole database, for its length): the webhook URL's DNS lookup, and a
+  // PIX at the merchant's PSP, once the same checks have passed without the lock, so a link that may
+  // take no more charges asks nothing of the PSP. Decided again under the lock; a charge made and
+  // then not recorded expires at the PSP.
+  await withPageFields(async () => postbackCheckOf(ctx, body)?.());
+  let preparedPix: PreparedPix | null | undefined;
   if (makesPixAtPsp(ctx, body)) {
     await assertLinkTakesNewCharge(getDb(), row.id, method!, req.now, false);
     preparedPix = await withPageFields(() => preparePixAtPsp(ctx, body));

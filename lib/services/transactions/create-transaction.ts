@@ -13,11 +13,12 @@ import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
 import { processorFor } from "@/lib/processors/registry";
 import type { PixCharge, PixChargeInput, Processor } from "@/lib/processors/types";
 import type { CreateTransactionRequest as Request } from "@/lib/schemas/transactions";
-import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import { checkPostbackUrl } from "@/lib/webhooks/ssrf";
 import { executeTransaction } from "@/lib/executor/execute";
 import { consumeCardToken } from "./card-tokens";
 import { cardInstallmentOption, parseCreateTransaction } from "./parse-create-transaction";
 import type { ServiceContext } from "../context";
+import { ServiceError } from "../errors";
 import { boletoUrlOf, cardView, transactionResource, type TransactionRow } from "./transaction-view";
 
 const DAY_MS = 86_400_000;
@@ -27,7 +28,10 @@ export type CreateTransactionOptions = {
   checkoutId?: number;
   /** The refused card transaction this charge retries (checkout page). */
   retryOfId?: number;
-  /** The PIX charge already made at the merchant's PSP, before the caller's transaction (preparePixAtPsp). */
+  /**
+   * What preparePixAtPsp decided before the caller's transaction: the PIX charge it made at the
+   * merchant's PSP, or null (the account's own processor makes it, in-process). Absent: not prepared.
+   */
   preparedPix?: PreparedPix | null;
 };
 
@@ -51,7 +55,7 @@ export async function preparePixAtPsp(ctx: ServiceContext, raw: unknown): Promis
   const processor = processorFor(ctx.account);
   const pix = await pixProcessorFor(ctx.account, processor, undefined, ctx.pspProcessor);
   if (pix.name === processor.name) return null;
-  if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
+  if (input.postbackUrl) await checkPostbackUrl(ctx, input.postbackUrl);
   return chargeAtPsp(ctx, input, pix, getDb());
 }
 
@@ -103,10 +107,10 @@ export async function createTransaction(
   outer?: Tx,
 ): Promise<CreatedTransaction> {
   const input = parseCreateTransaction(raw);
-  if (input.postbackUrl) await assertPostbackUrlAllowed(input.postbackUrl);
+  if (input.postbackUrl) await checkPostbackUrl(ctx, input.postbackUrl);
   const processor = processorFor(ctx.account);
   if (input.paymentMethod === "pix") {
-    const transaction = await issuePixInOneStatement(outer, ctx, input, processor, baseValues(ctx, input, processor, opts), opts.preparedPix ?? null);
+    const transaction = await issuePixInOneStatement(outer, ctx, input, processor, baseValues(ctx, input, processor, opts), opts.preparedPix);
     return { transaction, response: transactionCreatedResource(transaction) };
   }
 
@@ -277,11 +281,15 @@ async function issuePixInOneStatement(
   input: Request,
   processor: Processor,
   values: BaseValues,
-  prepared: PreparedPix | null,
+  prepared: PreparedPix | null | undefined,
 ) {
-  const pix = prepared ? null : await pixProcessorFor(ctx.account, processor, outer, ctx.pspProcessor);
-  // A PSP on the network is asked before our transaction opens (a caller that holds one prepares it).
-  const atPsp = prepared ?? (pix && pix.name !== processor.name ? await chargeAtPsp(ctx, input, pix, outer ?? getDb()) : null);
+  // Decided before the caller's transaction (prepared, or null: the account's own processor), else now.
+  const pix = prepared ? null : prepared === null ? processor : await pixProcessorFor(ctx.account, processor, outer, ctx.pspProcessor);
+  const network = pix !== null && pix.name !== processor.name;
+  // A PSP on the network is never asked inside a transaction: before ours opens, and a caller that
+  // holds one must have prepared the charge (the settings changed since it decided: tried again).
+  if (network && outer) throw new ServiceError("conflict", "The account's PIX settings changed while this charge was being made; nothing was charged. Try again (with a new Idempotency-Key).");
+  const atPsp = prepared ?? (network ? await chargeAtPsp(ctx, input, pix, getDb()) : null);
   const run = async (q: Queryable) => {
     const id = atPsp?.transactionId ?? ctx.reservedTransactionId ?? (await reserveTransactionId(q));
     const secureId = atPsp?.secureId ?? values.secureId;

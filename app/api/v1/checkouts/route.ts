@@ -6,10 +6,12 @@ import { ListCheckoutsQuery } from "@/lib/schemas/checkouts";
 import { createCheckout } from "@/lib/services/checkouts/create-checkout";
 import { listCheckouts } from "@/lib/services/checkouts/list-checkouts";
 import { checkoutResource } from "@/lib/services/checkouts/checkout-view";
+import { postbackCheckOf } from "@/lib/webhooks/ssrf";
 
 export const POST = withApiKey(
   async (_req, ctx) => ok(checkoutResource(await createCheckout(ctx, ctx.body, ctx.tx)), 201, "Payment link created."),
-  { idempotent: true },
+  // The webhook URL's DNS lookup runs before the Idempotency-Key's transaction opens.
+  { idempotent: true, prepare: (ctx) => postbackCheckOf(ctx, ctx.body) },
 );
 
 export const GET = withApiKey(async (_req, ctx) => {

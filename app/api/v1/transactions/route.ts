@@ -5,6 +5,7 @@ import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
 import { createTransaction, makesPixAtPsp, preparePixAtPsp, takesIdBeforeItsWrite, type PreparedPix } from "@/lib/services/transactions/create-transaction";
 import { transactionView } from "@/lib/http/dialect-views";
+import { postbackCheckOf } from "@/lib/webhooks/ssrf";
 
 export const GET = withApiKey(async (_req, ctx) => {
   const query = parseWith(ListTransactionsQuery, queryObject(ctx.url), "query");
@@ -12,7 +13,7 @@ export const GET = withApiKey(async (_req, ctx) => {
   return ok({ data: rows.map((t) => transactionView(ctx, t)), pagination });
 });
 
-export const POST = withApiKey<PreparedPix | null>(
+export const POST = withApiKey<PreparedPix | null | undefined>(
   async (_req, ctx) => {
     const { transaction, response } = await createTransaction(ctx, ctx.body, { preparedPix: ctx.prepared }, ctx.tx);
     return ok(ctx.dialect === "v1" ? transactionView(ctx, transaction) : response, 201, "Transaction created successfully.");
@@ -21,7 +22,16 @@ export const POST = withApiKey<PreparedPix | null>(
     idempotent: true,
     // A PIX charge's id is taken by the authenticating statement (lib/http/authenticate.ts).
     reservesId: (body) => (takesIdBeforeItsWrite(body) ? "transactions" : null),
-    // A PIX at the merchant's PSP is made before the Idempotency-Key's transaction opens.
-    prepare: (ctx) => (makesPixAtPsp(ctx, ctx.body) ? () => preparePixAtPsp(ctx, ctx.body) : null),
+    // Before the Idempotency-Key's transaction opens: the webhook URL's DNS lookup, and a PIX at the
+    // merchant's PSP.
+    prepare: (ctx) => {
+      const checkPostback = postbackCheckOf(ctx, ctx.body);
+      const atPsp = makesPixAtPsp(ctx, ctx.body);
+      if (!checkPostback && !atPsp) return null;
+      return async () => {
+        await checkPostback?.();
+        return atPsp ? preparePixAtPsp(ctx, ctx.body) : undefined;
+      };
+    },
   },
 );
