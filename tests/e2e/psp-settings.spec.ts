@@ -2,7 +2,8 @@
  * "Recebimento PIX": a merchant configures the API Pix processor in the dashboard against a local
  * PSP (tests/helpers/api-pix-psp, real mutual TLS), uploading the client certificate, its key and
  * the PSP's CA; "Testar conexão" gets a token and reads the webhook registration; a PIX charge is
- * then made at the PSP, paid there, notified to the app, and reads `paid` with the PSP's e2e id.
+ * then made at the PSP, paid there, notified to the app, and reads `paid` with the PSP's e2e id; a
+ * partial refund from the dashboard is asked of the PSP as a devolução and counted when it confirms.
  * Then cash-outs are sent through Efí's Pix Envio of the same PSP (the background job sends and
  * follows them) and one completes with Efí's end-to-end id.
  */
@@ -87,6 +88,30 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await page.goto(`/dashboard/transactions/${charge.id}`);
   await expect(page.getByText(paid.endToEndId).first()).toBeVisible();
   await page.screenshot({ path: "test-results/psp-settings/paid-transaction.png", fullPage: true });
+
+  // A partial refund from the dashboard: recorded and held first, then asked of the PSP as a
+  // devolução; the transaction counts it when the PSP confirms.
+  await page.setViewportSize({ width: 412, height: 915 });
+  await page.getByLabel("Parte do valor").check();
+  await page.getByLabel("Valor do reembolso (R$)").fill("10,00");
+  await page.getByRole("button", { name: "Revisar reembolso" }).click();
+  await expect(page.getByText("A devolução é pedida ao seu PSP")).toBeVisible();
+  await page.getByRole("button", { name: "Confirmar reembolso" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Devolução de R$ 10,00 solicitada ao PSP." })).toBeVisible();
+  await expect(page.getByTestId("psp-refund-open")).toContainText("Devolução em andamento no seu PSP: R$ 10,00");
+  await expect(page.getByText("Tudo (R$ 39,90)")).toBeVisible();
+  const devolucoes = psp.pix.get(paid.endToEndId)!.devolucoes;
+  expect(devolucoes.map((d) => [d.valor, d.status])).toEqual([["10.00", "EM_PROCESSAMENTO"]]);
+  await page.screenshot({ path: "test-results/psp-settings/refund-asked-phone.png", fullPage: true });
+  psp.settleDevolucao(paid.endToEndId, devolucoes[0].id, "DEVOLVIDO");
+  await psp.deliverWebhooks();
+  await expect
+    .poll(async () => (await (await request.get(`/api/v1/transactions/${charge.id}`, { headers: { authorization: basicAuth(merchant) } })).json()).data.refundedAmount, { timeout: 15_000 })
+    .toBe(1000);
+  await page.reload();
+  await expect(page.getByTestId("psp-refund-open")).toHaveCount(0);
+  await expect(page.getByTestId("tx-refunded")).toHaveText("R$ 10,00");
+  await page.screenshot({ path: "test-results/psp-settings/refund-done-phone.png", fullPage: true });
 
   // Without a payout set up, a cash-out is refused: the money is at the PSP, not with Arara.
   const auth = { authorization: basicAuth(merchant) };

@@ -13,11 +13,13 @@ import ui from "@/components/dashboard/ui.module.css";
 export function RefundForm({
   transactionId,
   refundable,
+  viaPsp = false,
   formKey,
   action: refundAction,
 }: {
   transactionId: number;
   refundable: number;
+  viaPsp?: boolean;
   formKey: string;
   action: FormAction;
 }) {
@@ -97,7 +99,9 @@ export function RefundForm({
               Reembolsar {formatBRL(amount ?? 0)} da transação #{transactionId}?
             </strong>
             <p className={ui.small} style={{ margin: "4px 0 0" }}>
-              O valor sai do seu saldo e volta para o pagador. Esta ação não pode ser desfeita.
+              {viaPsp
+                ? "A devolução é pedida ao seu PSP, que devolve o valor ao pagador; até ele confirmar, o valor fica reservado no seu saldo. Esta ação não pode ser desfeita."
+                : "O valor sai do seu saldo e volta para o pagador. Esta ação não pode ser desfeita."}
             </p>
           </div>
           <div className={ui.buttonRow}>

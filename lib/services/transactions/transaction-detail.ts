@@ -1,4 +1,7 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
+import { pspRefunds } from "@/lib/db/schema";
+import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
 import { paidAmountOf } from "@/lib/domain/journals";
 import { isPendingPastExpiry, offeredSandboxMoves } from "@/lib/domain/sandbox-offer";
 import type { TransactionStatus } from "@/lib/domain/status";
@@ -30,8 +33,12 @@ export type TransactionDetail = {
   secureUrl: string;
   /** What was paid (0 until paid). */
   paid: number;
-  /** What a refund may still take (0 unless paid). */
+  /** What a refund may still take (0 unless paid), net of refunds still open at the merchant's PSP. */
   refundable: number;
+  /** Refunds asked of the merchant's PSP (API Pix) and not answered yet: held in reserved, not yet refunded. */
+  refundingAtPsp: number;
+  /** The refund goes to the merchant's PSP as a devolução (a PIX received there). */
+  refundsAtPsp: boolean;
   /** A pending charge past its expiry. */
   expired: boolean;
   /** Sandbox moves offered (none in live mode), in the table's order. */
@@ -39,6 +46,14 @@ export type TransactionDetail = {
   timeline: (TimelineEntry & { showAmount: boolean })[];
   webhooks: TransactionWebhookItem[];
 };
+
+async function openPspRefundsOf(transactionId: number, db: Queryable): Promise<number> {
+  const [open] = await db
+    .select({ sum: sql<string>`coalesce(sum(${pspRefunds.amount}), 0)` })
+    .from(pspRefunds)
+    .where(and(eq(pspRefunds.transactionId, transactionId), inArray(pspRefunds.status, ["requested", "processing"])));
+  return Number(open.sum);
+}
 
 /** The dashboard's transaction page: the row, its history and webhooks, and the rules of what is offered. */
 export async function getTransactionDetail(
@@ -49,11 +64,15 @@ export async function getTransactionDetail(
   const t = await getTransaction(ctx, rawId, db);
   const [timeline, webhooks] = await Promise.all([getTransactionTimeline(ctx, t.id, db), listTransactionWebhooks(ctx, t.id, db)]);
   const paid = t.paidAt ? paidAmountOf(t) : 0;
+  const refundsAtPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
+  const refundingAtPsp = refundsAtPsp ? await openPspRefundsOf(t.id, db) : 0;
   return {
     transaction: t,
     secureUrl: secureUrlOf(t.secureId),
     paid,
-    refundable: t.status === "paid" ? paid - t.refundedAmount : 0,
+    refundable: t.status === "paid" ? Math.max(0, paid - t.refundedAmount - refundingAtPsp) : 0,
+    refundingAtPsp,
+    refundsAtPsp,
     expired: isPendingPastExpiry(t, ctx.now),
     sandboxMoves: offeredSandboxMoves(t, ctx.now),
     timeline: timeline.map((e) => ({ ...e, showAmount: showsAmount(e) })),

@@ -6,7 +6,7 @@ import { getTransactionDetail } from "@/lib/services/transactions/transaction-de
 import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { displayStatus, formatDateTime, METHOD_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
+import { displayStatus, formatBRL, formatDateTime, METHOD_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
 import { TransactionSummary } from "@/components/dashboard/transaction/TransactionSummary";
 import { CustomerCard } from "@/components/dashboard/transaction/CustomerCard";
 import { ItemsCard } from "@/components/dashboard/transaction/ItemsCard";
@@ -59,6 +59,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         </div>
       )}
 
+      {detail.refundingAtPsp > 0 && t.duplicateOfId === null && (
+        <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="psp-refund-open" style={{ marginBottom: 16 }}>
+          <strong>Devolução em andamento no seu PSP: {formatBRL(detail.refundingAtPsp)}.</strong> O valor fica reservado no seu saldo, e
+          a transação só conta como reembolsada quando o PSP confirmar a devolução ao pagador (veja a linha do tempo). Se o PSP não a
+          realizar, o valor volta ao disponível.
+        </div>
+      )}
+
       <TransactionSummary t={t} paid={detail.paid} />
 
       <div className={`${ui.split} ${ui.section}`}>
@@ -76,7 +84,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         </div>
 
         <div className={ui.grid}>
-          {detail.refundable > 0 && <RefundCard transactionId={t.id} refundable={detail.refundable} formKey={newFormKey()} action={refundAction} />}
+          {detail.refundable > 0 && <RefundCard transactionId={t.id} refundable={detail.refundable} viaPsp={detail.refundsAtPsp} formKey={newFormKey()} action={refundAction} />}
           {detail.sandboxMoves.length > 0 && <SandboxCard transactionId={t.id} status={t.status} moves={detail.sandboxMoves} action={sandboxMoveAction} />}
           <TimelineCard timeline={detail.timeline} />
         </div>
