@@ -4,6 +4,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { ServiceError } from "@/lib/services/errors";
+import { getLogger, scrub } from "@/lib/logger";
 import type { ServiceContext } from "@/lib/services/context";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -157,10 +158,16 @@ export async function runIdempotent(
   if (done.replayed || !afterCommit || done.answer.status < 200 || done.answer.status >= 300) return done;
   const final = await afterCommit();
   if (!final) return done;
-  await getDb()
-    .update(idempotencyKeys)
-    .set({ responseStatus: final.status, responseContentType: final.contentType, responseBody: final.body })
-    .where(and(where, eq(idempotencyKeys.requestHash, requestHash)));
+  try {
+    await getDb()
+      .update(idempotencyKeys)
+      .set({ responseStatus: final.status, responseContentType: final.contentType, responseBody: final.body })
+      .where(and(where, eq(idempotencyKeys.requestHash, requestHash)));
+  } catch (err) {
+    // The operation and its first answer are committed: a retry replays that answer, still true when
+    // it committed. This request gets the newer one, not a 5xx that would say nothing remains.
+    getLogger().error({ scope: op.scope, err: scrub(err instanceof Error ? err.message : String(err)) }, "idempotency: the answer after the commit was not recorded with the key");
+  }
   return { answer: final, replayed: false };
 }
 

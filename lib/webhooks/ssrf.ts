@@ -192,9 +192,10 @@ export async function assertPostbackUrlAllowed(raw: string, resolver: Resolver =
  * checked first. Records the check on `ctx`.
  */
 export async function checkPostbackUrl(ctx: { postbackUrlChecked?: string }, url: string): Promise<void> {
-  if (ctx.postbackUrlChecked === url) return;
-  await assertPostbackUrlAllowed(url);
-  ctx.postbackUrlChecked = url;
+  const checked = url.trim(); // as the schema reads it
+  if (ctx.postbackUrlChecked === checked) return;
+  await assertPostbackUrlAllowed(checked);
+  ctx.postbackUrlChecked = checked;
 }
 
 /**
@@ -203,7 +204,7 @@ export async function checkPostbackUrl(ctx: { postbackUrlChecked?: string }, url
  */
 export function postbackCheckOf(ctx: { postbackUrlChecked?: string }, body: unknown): (() => Promise<void>) | null {
   const url = (body as { postbackUrl?: unknown } | null)?.postbackUrl;
-  return typeof url === "string" && url !== "" ? () => checkPostbackUrl(ctx, url) : null;
+  return typeof url === "string" && url.trim() !== "" ? () => checkPostbackUrl(ctx, url) : null;
 }
 
 /** The address a delivery must connect to, or why it must not be made. */

@@ -123,6 +123,17 @@ describe("a PIX charge at the merchant's PSP", () => {
     expect(await getDb().select().from(transactions).where(eq(transactions.companyId, acc.companyId))).toHaveLength(1);
   });
 
+  it("the method written in any case, with a key, is prepared too (PIX, the /v1 dialect's form)", async () => {
+    const acc = await configuredAccount("Loja cob PIX maiúsculo");
+    for (const [path, method] of [["/api/v1/transactions", "PIX"], ["/api/v1/transactions", " pix "], ["/v1/transactions", "PIX"]]) {
+      const puts = cobPuts();
+      const r = await call("POST", path, { auth: acc.secretKey, body: { ...pixOf(1_800), paymentMethod: method }, headers: { "idempotency-key": `case-${path}-${method}` } });
+      expect(r.status, r.text).toBe(201);
+      expect(cobPuts()).toBe(puts + 1);
+    }
+    expect(await getDb().select().from(pspCharges).innerJoin(transactions, eq(transactions.id, pspCharges.transactionId)).where(eq(transactions.companyId, acc.companyId))).toHaveLength(3);
+  });
+
   it("a refusal by the PSP is not remembered with the key: the retry asks again", async () => {
     const acc = await configuredAccount("Loja cob recusada");
     const headers = { "idempotency-key": `refused-${acc.companyId}` };
@@ -159,6 +170,21 @@ describe("a payment link's PIX at the merchant's PSP", () => {
     expect([201, 422], r.text).toContain(r.status);
     const charges = await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id));
     expect(charges).toHaveLength(r.status === 201 ? 1 : 0);
+  });
+
+  it("payers asking at once cannot make more charges at the PSP than a link may take", async () => {
+    const acc = await configuredAccount("Loja link corrida");
+    const l = await link(acc.secretKey);
+    const puts = cobPuts();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => pay(l.secureId)));
+    const made = cobPuts() - puts;
+    expect(made).toBeLessThanOrEqual(20);
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(made);
+    for (const r of answers.filter((a) => a.status !== 201)) {
+      expect(r.status, r.text).toBe(422);
+      expect(r.body.message).toMatch(/Too many payment attempts/);
+    }
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(made);
   });
 
   it("a link that may take no more charges asks nothing of the PSP", async () => {

@@ -22,11 +22,12 @@ import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "false";
 
 const SLOW_HOST = "slow-dns.arara-test.com";
-const dns = vi.hoisted(() => ({ waiting: [] as (() => void)[] }));
+const dns = vi.hoisted(() => ({ waiting: [] as (() => void)[], asked: 0 }));
 vi.mock("node:dns/promises", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:dns/promises")>();
   const lookup = (async (host: string, opts?: unknown) => {
     if (host.toLowerCase() === "slow-dns.arara-test.com") {
+      dns.asked += 1;
       await new Promise<void>((resolve) => dns.waiting.push(resolve));
       const answer = [{ address: "93.184.215.14", family: 4 }];
       return (opts as { all?: boolean } | undefined)?.all ? answer : answer[0];
@@ -95,6 +96,16 @@ describe("a postbackUrl's DNS lookup runs before any transaction opens", () => {
       expect(r.status, r.text).toBe(201);
     });
   }
+
+  it("a URL with spaces around it is looked up once, before the transaction", async () => {
+    const asked = dns.asked;
+    const r = await whileTheLookupIsHeld(
+      () => call("POST", "/api/v1/cashOut/request", { auth: acct.secretKey, body: { amount: 1_000, pixKey: "maria@example.com", postbackUrl: `  ${HOOK} ` }, headers: keyed() }),
+      lockAccount,
+    );
+    expect(r.status, r.text).toBe(201);
+    expect(dns.asked).toBe(asked + 1);
+  });
 
   it("paying a payment link on its page: not under the link's lock", async () => {
     // The link is made with the lookup answered at once (let go as soon as it is asked).

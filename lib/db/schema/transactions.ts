@@ -184,6 +184,12 @@ export const checkouts = pgTable(
     /** The link's own installment plan (the API's installmentPlan), overriding the account's; null: the account's. */
     installmentPlan: jsonb().$type<InstallmentPlan>(),
     expiresAt: timestamp({ withTimezone: true, mode: "date" }),
+    /**
+     * PIX charges asked of the merchant's PSP for this link, counted before each call (which is made
+     * outside the link's lock) by one guarded UPDATE: at most MAX_LINK_CHARGES, however many payers
+     * ask at once.
+     */
+    pspChargesAsked: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [

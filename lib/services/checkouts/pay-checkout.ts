@@ -13,7 +13,7 @@
  * See lib/services/checkouts/link-payment.ts for the link's rule and the index that backs it.
  */
 import { isPastExpiry } from "@/lib/domain/expiry";
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, eq, lt, sql } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
@@ -215,13 +215,26 @@ async function payLink(
   let preparedPix: PreparedPix | null | undefined;
   if (makesPixAtPsp(ctx, body)) {
     await assertLinkTakesNewCharge(getDb(), row.id, method!, req.now, false);
-    preparedPix = await withPageFields(() => preparePixAtPsp(ctx, body));
+    preparedPix = await withPageFields(() => preparePixAtPsp(ctx, body, { beforeAsking: () => countPspCharge(row.id) }));
   }
   const created = await getDb().transaction(async (tx) => {
     await assertLinkTakesNewCharge(tx, row.id, method!, req.now, true);
     return create(ctx, body, { checkoutId: row.id, preparedPix }, tx);
   });
   return result(created);
+}
+
+/**
+ * Counts a PIX about to be asked of the merchant's PSP for a link, in one guarded statement: payers
+ * asking at once, each outside the link's lock, cannot make more than MAX_LINK_CHARGES there.
+ */
+async function countPspCharge(checkoutId: number): Promise<void> {
+  const [counted] = await getDb()
+    .update(checkouts)
+    .set({ pspChargesAsked: sql`${checkouts.pspChargesAsked} + 1` })
+    .where(and(eq(checkouts.id, checkoutId), lt(checkouts.pspChargesAsked, MAX_LINK_CHARGES)))
+    .returning({ id: checkouts.id });
+  if (!counted) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
 }
 
 /**

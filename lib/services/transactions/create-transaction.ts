@@ -49,13 +49,18 @@ export type PreparedPix = { processor: string; charge: PixCharge; transactionId:
  * Null when the charge is not a PIX or the account's own processor makes it (in-process, no network);
  * a request known by its authentication not to use a PSP is answered without reading anything.
  */
-export async function preparePixAtPsp(ctx: ServiceContext, raw: unknown): Promise<PreparedPix | null> {
+export async function preparePixAtPsp(
+  ctx: ServiceContext,
+  raw: unknown,
+  opts: { beforeAsking?: () => Promise<void> } = {},
+): Promise<PreparedPix | null> {
   if (!makesPixAtPsp(ctx, raw)) return null;
   const input = parseCreateTransaction(raw);
   const processor = processorFor(ctx.account);
   const pix = await pixProcessorFor(ctx.account, processor, undefined, ctx.pspProcessor);
   if (pix.name === processor.name) return null;
   if (input.postbackUrl) await checkPostbackUrl(ctx, input.postbackUrl);
+  await opts.beforeAsking?.();
   return chargeAtPsp(ctx, input, pix, getDb());
 }
 
@@ -244,7 +249,9 @@ async function chargeCard(tx: Tx, ctx: ServiceContext, input: Request, processor
  * id from its insert, and a card charge from its token's claim.
  */
 export function takesIdBeforeItsWrite(body: unknown): boolean {
-  return (body as { paymentMethod?: unknown } | null)?.paymentMethod === "pix";
+  // As the schema reads it: any case, spaces around.
+  const method = (body as { paymentMethod?: unknown } | null)?.paymentMethod;
+  return typeof method === "string" && method.trim().toLowerCase() === "pix";
 }
 
 /**
