@@ -41,7 +41,7 @@ export type CreateTransactionOptions = {
  * was made for are the transaction's. A charge that is then not recorded (a retry replayed under its
  * key, a payment link paid meanwhile, an error) is left to expire at the PSP: no payer saw its code.
  */
-export type PreparedPix = { processor: string; charge: PixCharge; transactionId: number; secureId: string };
+export type PreparedPix = { processor: string; charge: PixCharge; transactionId: number; secureId: string; amount: number };
 
 /**
  * For a caller that will hold a transaction when it creates the charge (the Idempotency-Key's, a
@@ -73,7 +73,7 @@ async function chargeAtPsp(ctx: ServiceContext, input: Request, pix: PixProcesso
   const transactionId = ctx.reservedTransactionId ?? (await reserveTransactionId(q));
   const secureId = randomUUID();
   const charge = await pix.pix.createCharge(pixChargeInput(ctx, input, transactionId, secureId));
-  return { processor: pix.name, charge, transactionId, secureId };
+  return { processor: pix.name, charge, transactionId, secureId, amount: input.amount };
 }
 
 function pixChargeInput(ctx: ServiceContext, input: Request, transactionId: number, secureId: string): PixChargeInput {
@@ -290,6 +290,8 @@ async function issuePixInOneStatement(
   values: BaseValues,
   prepared: PreparedPix | null | undefined,
 ) {
+  // A charge prepared for another request would record an amount the PSP was not asked for.
+  if (prepared && prepared.amount !== input.amount) throw new Error("A PIX charge prepared at the PSP for another amount.");
   // Decided before the caller's transaction (prepared, or null: the account's own processor), else now.
   const pix = prepared ? null : prepared === null ? processor : await pixProcessorFor(ctx.account, processor, outer, ctx.pspProcessor);
   const network = pix !== null && pix.name !== processor.name;
