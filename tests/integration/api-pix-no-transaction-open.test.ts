@@ -13,13 +13,12 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/app";
-import { createTestAccount } from "../helpers/accounts";
+import { pspConfiguredAccount } from "../helpers/psp-accounts";
 import { pixBody } from "../helpers/flows";
-import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { databaseKind, getDb } from "@/lib/db/client";
 import { checkouts, companies, pspCharges, transactions } from "@/lib/db/schema";
 import { closeApiPixClients } from "@/lib/processors/api-pix/config";
-import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import { systemContext } from "@/lib/services/context";
 import { createTransaction } from "@/lib/services/transactions/create-transaction";
 
@@ -43,13 +42,7 @@ afterAll(async () => {
   await psp?.close();
 });
 
-async function configuredAccount(name: string) {
-  const acc = await createTestAccount(name);
-  const [row] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
-  const saved = await savePspSettings(systemContext(row), localPspSettings(psp, pki, KEY));
-  expect(saved.webhook).toEqual({ registered: true });
-  return acc;
-}
+const configuredAccount = (name: string) => pspConfiguredAccount(name, psp, pki, KEY);
 
 const pixOf = (amount: number) => pixBody({ amount, items: [{ title: "Livro", unitPrice: amount, quantity: 1, tangible: true }] });
 const cobPuts = () => psp.requests.filter((r) => r.method === "PUT" && r.path.includes("/cob/")).length;

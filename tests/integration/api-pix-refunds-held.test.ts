@@ -14,16 +14,15 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/app";
-import { createTestAccount } from "../helpers/accounts";
+import { pspConfiguredAccount } from "../helpers/psp-accounts";
 import { boletoBody, pixBody } from "../helpers/flows";
-import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { getDb } from "@/lib/db/client";
 import { companies, ledgerJournals, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
 import { checkLedger } from "@/lib/ledger/check";
 import { clientFor, closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { buildDevolucaoRequest } from "@/lib/processors/api-pix/helpers";
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
-import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 import { systemContext } from "@/lib/services/context";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
@@ -52,13 +51,7 @@ afterAll(async () => {
   await psp?.close();
 });
 
-async function configuredAccount(name: string) {
-  const acc = await createTestAccount(name);
-  const [row] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
-  const saved = await savePspSettings(systemContext(row), localPspSettings(psp, pki, KEY));
-  expect(saved.webhook).toEqual({ registered: true });
-  return acc;
-}
+const configuredAccount = (name: string) => pspConfiguredAccount(name, psp, pki, KEY);
 
 const txidOf = async (id: number) => (await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, id)))[0].txid;
 const txRow = async (id: number) => (await getDb().select().from(transactions).where(eq(transactions.id, id)))[0];
