@@ -113,6 +113,26 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await expect(page.getByTestId("tx-refunded")).toHaveText("R$ 10,00");
   await page.screenshot({ path: "test-results/psp-settings/refund-done-phone.png", fullPage: true });
 
+  // Another one the PSP does not make: the page says so, and the amount is refundable again.
+  await page.getByLabel("Parte do valor").check();
+  await page.getByLabel("Valor do reembolso (R$)").fill("5,00");
+  await page.getByRole("button", { name: "Revisar reembolso" }).click();
+  await page.getByRole("button", { name: "Confirmar reembolso" }).click();
+  await expect(page.getByTestId("psp-refund-open")).toContainText("R$ 5,00");
+  const second = psp.pix.get(paid.endToEndId)!.devolucoes[1];
+  psp.settleDevolucao(paid.endToEndId, second.id, "NAO_REALIZADO", "Conta do pagador encerrada");
+  await psp.deliverWebhooks();
+  await expect
+    .poll(async () => {
+      await page.reload();
+      return page.getByTestId("psp-refund-failed").count();
+    }, { timeout: 15_000 })
+    .toBe(1);
+  await expect(page.getByTestId("psp-refund-failed")).toContainText("A devolução de R$ 5,00 não foi realizada pelo seu PSP");
+  await expect(page.getByTestId("psp-refund-failed")).toContainText("Conta do pagador encerrada");
+  await expect(page.getByText("Tudo (R$ 39,90)")).toBeVisible();
+  await page.screenshot({ path: "test-results/psp-settings/refund-failed-phone.png", fullPage: true });
+
   // Without a payout set up, a cash-out is refused: the money is at the PSP, not with Arara.
   const auth = { authorization: basicAuth(merchant) };
   const refused = await request.post("/api/v1/cashOut/request", { headers: auth, data: { amount: 1000, pixKey: "maria@example.com" } });

@@ -26,6 +26,7 @@ import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 import { systemContext } from "@/lib/services/context";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
+import { getTransactionDetail } from "@/lib/services/transactions/transaction-detail";
 
 const KEY = "recebimentos@loja.example";
 let pki: TestPki;
@@ -221,11 +222,18 @@ describe("a refund at the PSP is held against the balance", () => {
     const start = await balance(acc.secretKey);
     expect((await refund(acc.secretKey, pix.id, { amount: 1_200 })).status).toBe(200);
     expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 1_200, reserved: 1_200 });
+    // The dashboard shows it in progress, and offers only the rest.
+    const ctx = systemContext((await getDb().select().from(companies).where(eq(companies.id, acc.companyId)))[0]);
+    expect(await getTransactionDetail(ctx, pix.id)).toMatchObject({ refundsAtPsp: true, refundingAtPsp: 1_200, refundable: 3_800, pspRefundFailed: null });
     const [open] = await refundsOf(pix.id);
-    psp.settleDevolucao(paid.endToEndId, open.devolucaoId, "NAO_REALIZADO");
+    psp.settleDevolucao(paid.endToEndId, open.devolucaoId, "NAO_REALIZADO", "Conta do pagador encerrada");
     psp.dropWebhooks();
     await reconcileApiPix({ now: later(10) });
     expect((await refundsOf(pix.id))[0].status).toBe("failed");
+    // ... and, once the PSP did not make it, says so, with the whole amount refundable again.
+    const after = await getTransactionDetail(ctx, pix.id);
+    expect(after).toMatchObject({ refundingAtPsp: 0, refundable: 5_000, pspRefundFailed: { amount: 1_200 } });
+    expect(after.pspRefundFailed!.reason).toContain("Conta do pagador encerrada");
     expect(await balance(acc.secretKey)).toMatchObject({ available: start.available, reserved: 0 });
     expect(await txRow(pix.id)).toMatchObject({ status: "paid", refundedAmount: 0 });
   });

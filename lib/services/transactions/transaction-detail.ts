@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { pspRefunds } from "@/lib/db/schema";
 import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
@@ -39,6 +39,8 @@ export type TransactionDetail = {
   refundingAtPsp: number;
   /** The refund goes to the merchant's PSP as a devolução (a PIX received there). */
   refundsAtPsp: boolean;
+  /** The latest devolução asked of the PSP, when the PSP did not make it: its amount (released) and why. */
+  pspRefundFailed: { amount: number; reason: string; at: Date } | null;
   /** A pending charge past its expiry. */
   expired: boolean;
   /** Sandbox moves offered (none in live mode), in the table's order. */
@@ -55,6 +57,16 @@ async function openPspRefundsOf(transactionId: number, db: Queryable): Promise<n
   return Number(open.sum);
 }
 
+async function lastPspRefundFailure(transactionId: number, db: Queryable): Promise<TransactionDetail["pspRefundFailed"]> {
+  const [last] = await db
+    .select({ status: pspRefunds.status, amount: pspRefunds.amount, reason: pspRefunds.failReason, at: pspRefunds.updatedAt })
+    .from(pspRefunds)
+    .where(eq(pspRefunds.transactionId, transactionId))
+    .orderBy(desc(pspRefunds.id))
+    .limit(1);
+  return last?.status === "failed" ? { amount: last.amount, reason: last.reason ?? "O PSP não realizou a devolução.", at: last.at } : null;
+}
+
 /** The dashboard's transaction page: the row, its history and webhooks, and the rules of what is offered. */
 export async function getTransactionDetail(
   ctx: Pick<ServiceContext, "account" | "now">,
@@ -65,7 +77,7 @@ export async function getTransactionDetail(
   const [timeline, webhooks] = await Promise.all([getTransactionTimeline(ctx, t.id, db), listTransactionWebhooks(ctx, t.id, db)]);
   const paid = t.paidAt ? paidAmountOf(t) : 0;
   const refundsAtPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
-  const refundingAtPsp = refundsAtPsp ? await openPspRefundsOf(t.id, db) : 0;
+  const [refundingAtPsp, pspRefundFailed] = refundsAtPsp ? await Promise.all([openPspRefundsOf(t.id, db), lastPspRefundFailure(t.id, db)]) : [0, null];
   return {
     transaction: t,
     secureUrl: secureUrlOf(t.secureId),
@@ -73,6 +85,7 @@ export async function getTransactionDetail(
     refundable: t.status === "paid" ? Math.max(0, paid - t.refundedAmount - refundingAtPsp) : 0,
     refundingAtPsp,
     refundsAtPsp,
+    pspRefundFailed,
     expired: isPendingPastExpiry(t, ctx.now),
     sandboxMoves: offeredSandboxMoves(t, ctx.now),
     timeline: timeline.map((e) => ({ ...e, showAmount: showsAmount(e) })),

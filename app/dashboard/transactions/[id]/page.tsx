@@ -67,6 +67,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         </div>
       )}
 
+      {detail.pspRefundFailed && detail.refundingAtPsp === 0 && (
+        <div className={`${ui.alert} ${ui.alertWarning}`} role="note" data-testid="psp-refund-failed" style={{ marginBottom: 16 }}>
+          <strong>A devolução de {formatBRL(detail.pspRefundFailed.amount)} não foi realizada pelo seu PSP</strong> (
+          {formatDateTime(detail.pspRefundFailed.at)}): {detail.pspRefundFailed.reason} O valor voltou ao seu saldo disponível e nada foi
+          devolvido ao pagador; você pode pedir o reembolso de novo.
+        </div>
+      )}
+
       <TransactionSummary t={t} paid={detail.paid} />
 
       <div className={`${ui.split} ${ui.section}`}>
