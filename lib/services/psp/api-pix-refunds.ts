@@ -21,7 +21,7 @@
  * it stays open, logged, and is tried again), and a failure has nothing to release.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "@/lib/db/client";
+import type { Queryable, Tx } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { companies, pspRefunds, transactions } from "@/lib/db/schema";
@@ -73,11 +73,7 @@ export async function requestApiPixRefund(
     if (t.status !== "paid" || !t.pixEnd2end) {
       throw new ServiceError("unprocessable", `Only a paid transaction can be refunded; transaction #${t.id} is ${t.status}.`);
     }
-    const [open] = await tx
-      .select({ sum: sql<string>`coalesce(sum(${pspRefunds.amount}), 0)` })
-      .from(pspRefunds)
-      .where(and(eq(pspRefunds.transactionId, t.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])));
-    const pending = Number(open.sum);
+    const pending = await openRefundAmountOf(tx, t.id);
     const refundable = paidAmountOf(t) - t.refundedAmount - pending;
     const amount = requested ?? refundable;
     if (amount <= 0 || amount > refundable) {
@@ -128,6 +124,15 @@ export async function askPspForRefund(ctx: ServiceContext, opened: PspRefundRow)
     if (refund.status === "failed") throw new ServiceError("unprocessable", refund.failReason ?? "O PSP não realizou a devolução.");
   }
   return { transaction: await getTransaction(ctx, opened.transactionId), refund };
+}
+
+/** What the refunds of a transaction still open at the PSP (requested, processing) hold. */
+export async function openRefundAmountOf(q: Queryable, transactionId: number): Promise<number> {
+  const [open] = await q
+    .select({ sum: sql<string>`coalesce(sum(${pspRefunds.amount}), 0)` })
+    .from(pspRefunds)
+    .where(and(eq(pspRefunds.transactionId, transactionId), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])));
+  return Number(open.sum);
 }
 
 /** The psp_refunds row of a devolução about to be held (the caller holds it in the same transaction). */

@@ -13,7 +13,7 @@ import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
 import { processorFor } from "@/lib/processors/registry";
 import type { PixCharge, PixChargeInput, Processor } from "@/lib/processors/types";
 import type { CreateTransactionRequest as Request } from "@/lib/schemas/transactions";
-import { checkPostbackUrl } from "@/lib/webhooks/ssrf";
+import { checkPostbackUrl, postbackCheckOf } from "@/lib/webhooks/ssrf";
 import { executeTransaction } from "@/lib/executor/execute";
 import { consumeCardToken } from "./card-tokens";
 import { cardInstallmentOption, parseCreateTransaction } from "./parse-create-transaction";
@@ -62,6 +62,20 @@ export async function preparePixAtPsp(
   if (input.postbackUrl) await checkPostbackUrl(ctx, input.postbackUrl);
   await opts.beforeAsking?.();
   return chargeAtPsp(ctx, input, pix, getDb());
+}
+
+/**
+ * The network work a creation needs before any transaction opens (the Idempotency-Key's): the webhook
+ * URL's DNS check, and a PIX at the merchant's PSP. Null when the body needs none (nothing is read).
+ */
+export function beforeCreateTransaction(ctx: ServiceContext, raw: unknown): (() => Promise<PreparedPix | null | undefined>) | null {
+  const checkPostback = postbackCheckOf(ctx, raw);
+  const atPsp = makesPixAtPsp(ctx, raw);
+  if (!checkPostback && !atPsp) return null;
+  return async () => {
+    await checkPostback?.();
+    return atPsp ? preparePixAtPsp(ctx, raw) : undefined;
+  };
 }
 
 /** Whether a request may make its PIX at a PSP over the network (false is sure; nothing is read). */

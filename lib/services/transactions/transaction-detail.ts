@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { pspRefunds } from "@/lib/db/schema";
 import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
+import { openRefundAmountOf } from "../psp/api-pix-refunds";
 import { paidAmountOf } from "@/lib/domain/journals";
 import { isPendingPastExpiry, offeredSandboxMoves } from "@/lib/domain/sandbox-offer";
 import type { TransactionStatus } from "@/lib/domain/status";
@@ -49,14 +50,6 @@ export type TransactionDetail = {
   webhooks: TransactionWebhookItem[];
 };
 
-async function openPspRefundsOf(transactionId: number, db: Queryable): Promise<number> {
-  const [open] = await db
-    .select({ sum: sql<string>`coalesce(sum(${pspRefunds.amount}), 0)` })
-    .from(pspRefunds)
-    .where(and(eq(pspRefunds.transactionId, transactionId), inArray(pspRefunds.status, ["requested", "processing"])));
-  return Number(open.sum);
-}
-
 async function lastPspRefundFailure(transactionId: number, db: Queryable): Promise<TransactionDetail["pspRefundFailed"]> {
   const [last] = await db
     .select({ status: pspRefunds.status, amount: pspRefunds.amount, reason: pspRefunds.failReason, at: pspRefunds.updatedAt })
@@ -77,7 +70,7 @@ export async function getTransactionDetail(
   const [timeline, webhooks] = await Promise.all([getTransactionTimeline(ctx, t.id, db), listTransactionWebhooks(ctx, t.id, db)]);
   const paid = t.paidAt ? paidAmountOf(t) : 0;
   const refundsAtPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
-  const [refundingAtPsp, pspRefundFailed] = refundsAtPsp ? await Promise.all([openPspRefundsOf(t.id, db), lastPspRefundFailure(t.id, db)]) : [0, null];
+  const [refundingAtPsp, pspRefundFailed] = refundsAtPsp ? await Promise.all([openRefundAmountOf(db, t.id), lastPspRefundFailure(t.id, db)]) : [0, null];
   return {
     transaction: t,
     secureUrl: secureUrlOf(t.secureId),

@@ -3,9 +3,8 @@ import { ok } from "@/lib/http/envelope";
 import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
-import { createTransaction, makesPixAtPsp, preparePixAtPsp, takesIdBeforeItsWrite, type PreparedPix } from "@/lib/services/transactions/create-transaction";
+import { beforeCreateTransaction, createTransaction, takesIdBeforeItsWrite, type PreparedPix } from "@/lib/services/transactions/create-transaction";
 import { transactionView } from "@/lib/http/dialect-views";
-import { postbackCheckOf } from "@/lib/webhooks/ssrf";
 
 export const GET = withApiKey(async (_req, ctx) => {
   const query = parseWith(ListTransactionsQuery, queryObject(ctx.url), "query");
@@ -24,14 +23,6 @@ export const POST = withApiKey<PreparedPix | null | undefined>(
     reservesId: (body) => (takesIdBeforeItsWrite(body) ? "transactions" : null),
     // Before the Idempotency-Key's transaction opens: the webhook URL's DNS lookup, and a PIX at the
     // merchant's PSP.
-    prepare: (ctx) => {
-      const checkPostback = postbackCheckOf(ctx, ctx.body);
-      const atPsp = makesPixAtPsp(ctx, ctx.body);
-      if (!checkPostback && !atPsp) return null;
-      return async () => {
-        await checkPostback?.();
-        return atPsp ? preparePixAtPsp(ctx, ctx.body) : undefined;
-      };
-    },
+    prepare: (ctx) => beforeCreateTransaction(ctx, ctx.body),
   },
 );
