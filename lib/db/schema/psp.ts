@@ -177,7 +177,23 @@ export const pspPayouts = pgTable(
     sendAttempts: integer().notNull().default(0),
     pspStatus: text(),
     e2eId: text(),
+    /** Why the cash-out is waiting, `code: sentence in Portuguese` (null when nothing holds it). */
     lastError: text(),
+    /** Since when `lastError` has been answered without interruption (the same code every time). */
+    lastErrorSince: timestamp({ withTimezone: true, mode: "date" }),
+    /**
+     * An attempt so far may have reached the PSP: an accepted send, or one whose outcome is unknown
+     * (timeout, 5xx, unreachable, 409, an instance stopped during the call). Only a cash-out for which
+     * this stays false (every attempt known never to have left: settings incomplete, token refused) may
+     * be failed for incomplete settings: otherwise the PSP may still pay it out.
+     */
+    mayHaveReachedPsp: boolean().notNull().default(false),
+    /** A send is being made (set when the job leases the cash-out, cleared with its answer): one left set counts as reached. */
+    sendInFlight: boolean().notNull().default(false),
+    /** The start of the current run of "PSP settings incomplete" answers (null when the last answer was another). */
+    notConfiguredSince: timestamp({ withTimezone: true, mode: "date" }),
+    /** A processing cash-out whose read-back answers 404: since when it has (null once it is found). */
+    notFoundSince: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
