@@ -11,13 +11,19 @@
  *   cash-out is never failed (its money returned to the merchant) while Efí may still pay it out.
  * - 5xx, 408, 425, 429, timeout, unreachable, credentials or scope refused: nothing decided; tried again
  *   later.
+ * - settings that cannot make a client (deleted, a field cleared, undecryptable) and an access token
+ *   refused: nothing decided, and marked as never sent (`mayHaveReachedPsp: false`). Only a cash-out
+ *   whose every attempt is known never to have left may be failed for incomplete settings
+ *   (lib/services/cash-outs/advance-cash-outs.ts); every other failure counts as possibly at Efí.
+ * - the read-back of an accepted send answering 404: pending (`notFound`), never failed: Efí took it.
  */
 import { centsToValor, valorToCents } from "@/lib/processors/api-pix/helpers";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { TOKEN_OPERATION } from "@/lib/processors/api-pix/oauth-session";
 import { clientConfigOf, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
+import { getLogger } from "@/lib/logger";
 import { EfiPixEnvioClient } from "./efi-client";
-import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus, type PixPayoutProvider } from "./types";
+import { PAYOUT_NOT_CONFIGURED, PayoutUnavailableError, type PayoutSendResult, type PayoutStatus, type PixPayoutProvider } from "./types";
 
 export const EFI_PAYOUT_PROVIDER = "efi-pix-envio";
 const POLL_MS = 5_000;
@@ -44,11 +50,24 @@ export function closeEfiClients(): void {
   g.__araraEfiClients?.clear();
 }
 
+/**
+ * The account's Efí client. Settings that cannot make one (deleted, a field cleared, secrets that no
+ * longer decrypt) throw `not_configured`: nothing was sent.
+ */
 async function clientOf(companyId: number): Promise<EfiPixEnvioClient> {
   const row = await pspConfigOf(companyId);
-  const reason = row ? incompleteReason(row) : "Configuração do PSP ausente.";
-  if (!row || reason) throw new PayoutUnavailableError(reason ?? "Configuração do PSP ausente.", "not_configured");
-  return efiClientFor(row);
+  const notConfigured = (reason: string) => new PayoutUnavailableError(reason, PAYOUT_NOT_CONFIGURED, { mayHaveReachedPsp: false });
+  if (!row) throw notConfigured("Configuração do PSP incompleta: a configuração do PSP foi removida.");
+  const reason = incompleteReason(row);
+  if (reason) throw notConfigured(`Configuração do PSP incompleta: ${reason.replace(/^Configuração incompleta: /, "")}`);
+  try {
+    return efiClientFor(row);
+  } catch (e) {
+    // Secrets that do not decrypt (KEY_ENCRYPTION_SECRET changed) or a certificate that does not load:
+    // the detail is for the operator's log, not for the merchant.
+    getLogger().error({ job: "cash-outs", account: companyId, err: e instanceof Error ? e.message : String(e) }, "Efí client cannot be made from the saved PSP settings");
+    throw notConfigured("Configuração do PSP incompleta: as credenciais salvas não puderam ser lidas (certificado ou segredos).");
+  }
 }
 
 const unavailable = (e: ApiPixError) => new PayoutUnavailableError(e.message, e.code);
@@ -74,8 +93,9 @@ export const efiPixPayouts: PixPayoutProvider = {
         if (!sent) throw unavailable(e); // 409 for a send Efí cannot find: nothing decided yet
         return follow(sent, input.amount);
       }
-      // The access token was refused: the send was never made, and nothing about it was decided.
-      if (e.operation === TOKEN_OPERATION) throw unavailable(e);
+      // The access token was refused: the send was never made (a 401 to the send itself is a refusal
+      // of it), and nothing about it was decided.
+      if (e.operation === TOKEN_OPERATION) throw new PayoutUnavailableError(e.message, e.code, { mayHaveReachedPsp: false });
       if (REJECTING.has(e.code)) {
         const sent = await readBack(client, input.idEnvio);
         return sent ? follow(sent, input.amount) : { status: "rejected", reason: e.message };
@@ -89,7 +109,8 @@ export const efiPixPayouts: PixPayoutProvider = {
     try {
       sent = await client.getSent(input.idEnvio);
     } catch (e) {
-      if (e instanceof ApiPixError && e.code === "not_found") return { status: "pending" };
+      // Efí accepted this send (201 with its e2eId) but does not show it: it may still make it.
+      if (e instanceof ApiPixError && e.code === "not_found") return { status: "pending", notFound: true };
       if (e instanceof ApiPixError) throw unavailable(e);
       throw e;
     }

@@ -24,7 +24,11 @@ export type PayoutSendResult = { status: "accepted"; reference: string } | { sta
 
 export type PayoutStatusInput = Omit<PayoutSendInput, "payerKey">;
 
-export type PayoutStatus = { status: "pending" } | { status: "completed"; end2endId: string } | { status: "failed"; reason: string };
+/**
+ * `notFound`: the PSP does not show the transfer it accepted (its read-back answered 404). Nothing is
+ * decided on it: the PSP took the transfer, and may still make it.
+ */
+export type PayoutStatus = { status: "pending"; notFound?: boolean } | { status: "completed"; end2endId: string } | { status: "failed"; reason: string };
 
 export interface PixPayoutProvider {
   /** Stored in the cash-out's `processor`. */
@@ -37,13 +41,25 @@ export interface PixPayoutProvider {
   pollDelayMs(): number;
 }
 
-/** The PSP could not be asked (unreachable, timeout, 5xx, credentials refused): try again later. */
+/** Code of a PayoutUnavailableError thrown because the account's PSP settings cannot make a client. */
+export const PAYOUT_NOT_CONFIGURED = "not_configured";
+
+/**
+ * The PSP could not be asked (unreachable, timeout, 5xx, credentials refused, settings incomplete):
+ * try again later. `mayHaveReachedPsp`: whether this attempt may have reached the PSP (true unless it
+ * is known never to have left: the settings could not make a client, the access token was refused
+ * before the send). A send whose answer was lost may have been made: the caller must then never
+ * return the money on any later ground but the PSP's own word.
+ */
 export class PayoutUnavailableError extends Error {
+  readonly mayHaveReachedPsp: boolean;
   constructor(
     message: string,
     readonly code: string,
+    opts: { mayHaveReachedPsp?: boolean } = {},
   ) {
     super(message);
     this.name = "PayoutUnavailableError";
+    this.mayHaveReachedPsp = opts.mayHaveReachedPsp ?? true;
   }
 }

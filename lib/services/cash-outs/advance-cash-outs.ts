@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { cashOuts, pspPayouts } from "@/lib/db/schema";
 import { executeCashOut, executeCashOutMoves, type CashOutStep } from "@/lib/executor/execute";
@@ -8,6 +8,7 @@ import { PayoutUnavailableError, type PayoutSendResult, type PayoutStatus } from
 import type { Tx } from "@/lib/db/client";
 import type { PixPayoutProvider } from "@/lib/processors/payouts/types";
 import type { CashOutRow } from "./cash-out-view";
+import { CONFIRMATION_PENDING, lastErrorCode, NOT_CONFIGURED, NOT_CONFIGURED_FAIL_MS, NOT_FOUND_MAX_POLL_MS, NOT_FOUND_VISIBLE_MS } from "./psp-waiting";
 
 /** How long a claimed cash-out is left to the instance that took it before another may. */
 const LEASE_MS = 60_000;
@@ -33,6 +34,15 @@ const CLAIM_BATCH = 20;
  * sandbox's in it, all of their moves in one statement (lib/executor/execute.ts, executeCashOutMoves),
  * up to the first one of a PSP over the network, which it leases (the rows after it stay due for the
  * next claim). A step that fails rolls its whole claim back: the rows stay due.
+ *
+ * A cash-out never waits forever without saying why (psp-waiting.ts): each failure to ask the PSP is
+ * written on its `psp_payouts` row (`lastError`, since when), and whether an attempt may have reached
+ * the PSP (`mayHaveReachedPsp`: set by an accepted send or a failure whose outcome is unknown, and by a
+ * send left in flight, marked at the lease, by an instance that never recorded its answer). A `pending`
+ * one whose attempts never left and whose PSP settings stay incomplete for NOT_CONFIGURED_FAIL_MS is
+ * failed through the executor (`cash_out_failed`: amount and fee back to available, its webhook); one
+ * that may be at the PSP never is. A `processing` one the PSP does not show (404) is asked about with
+ * a growing delay and never failed.
  * Returns how many steps were taken.
  */
 export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = {}): Promise<number> {
@@ -81,6 +91,15 @@ async function claimDue(now: Date, max: number): Promise<{ taken: number; leased
         .set({ nextStepAt: new Date(now.getTime() + LEASE_MS) })
         .where(eq(cashOuts.id, c.id))
         .returning();
+      // A send is about to be made: marked in flight, committed with the lease. A mark still set from an
+      // earlier lease is a send whose answer was never recorded (the instance stopped, or lost its lease):
+      // it may have reached the PSP.
+      if (c.status === "pending") {
+        await tx
+          .update(pspPayouts)
+          .set({ mayHaveReachedPsp: sql`${pspPayouts.mayHaveReachedPsp} or ${pspPayouts.sendInFlight}`, sendInFlight: true })
+          .where(eq(pspPayouts.cashOutId, c.id));
+      }
       break;
     }
     if (steps.length) await executeCashOutMoves(tx, { actor: "system", now }, steps);
@@ -129,16 +148,38 @@ async function applyAnswer(
   const setPayout = async (values: Partial<typeof pspPayouts.$inferInsert>) => {
     if (payout) await tx.update(pspPayouts).set({ ...values, updatedAt: now }).where(eq(pspPayouts.cashOutId, cur.id));
   };
+  // Nothing holds it any more: the reason it waited, cleared (written only when there is one to clear).
+  const cleared = payout && (payout.lastError !== null || payout.notConfiguredSince !== null || payout.notFoundSince !== null);
+  const clearWaiting = { lastError: null, lastErrorSince: null, notConfiguredSince: null, notFoundSince: null };
   if (answer.kind === "unavailable") {
+    const { error } = answer;
     const attempts = (payout?.sendAttempts ?? 0) + 1;
-    getLogger().warn({ job: "cash-outs", cashOutId: cur.id, processor: cur.processor, code: answer.error.code }, "payout provider unavailable: will retry");
-    await setPayout({ sendAttempts: attempts, lastError: `${answer.error.code}: ${answer.error.message}`.slice(0, 500) });
+    const lastError = `${error.code}: ${error.message}`.slice(0, 500);
+    const lastErrorSince = payout?.lastErrorSince && lastErrorCode(payout.lastError) === error.code ? payout.lastErrorSince : now;
+    const notConfiguredSince = error.code === NOT_CONFIGURED ? (payout?.notConfiguredSince ?? now) : null;
+    const mayHaveReachedPsp = cur.status === "processing" || Boolean(payout?.mayHaveReachedPsp) || error.mayHaveReachedPsp;
+    const values = { sendAttempts: attempts, lastError, lastErrorSince, notConfiguredSince, mayHaveReachedPsp, sendInFlight: false };
+    // Settings incomplete for the whole bound, and no attempt ever left: Efí cannot hold this transfer.
+    if (payout && cur.status === "pending" && !mayHaveReachedPsp && notConfiguredSince && now.getTime() - notConfiguredSince.getTime() >= NOT_CONFIGURED_FAIL_MS) {
+      getLogger().warn({ job: "cash-outs", cashOutId: cur.id, processor: cur.processor, since: notConfiguredSince.toISOString() }, "PSP settings incomplete for too long, never sent: failing the cash-out");
+      await setPayout(values);
+      const failReason = `${error.message.replace(/\.?$/, ".")} O saque não foi enviado à Efí e foi cancelado depois de ${NOT_CONFIGURED_FAIL_MS / 60_000} minutos com a configuração incompleta; o valor e a tarifa voltaram ao saldo disponível.`;
+      await move({ cause: "cash_out_failed", cashOut: cur, facts: { failReason } });
+      return;
+    }
+    getLogger().warn({ job: "cash-outs", cashOutId: cur.id, processor: cur.processor, code: error.code, mayHaveReachedPsp }, "payout provider unavailable: will retry");
+    await setPayout(values);
     await tx.update(cashOuts).set({ nextStepAt: later(RETRY_MS[Math.min(attempts, RETRY_MS.length) - 1]) }).where(eq(cashOuts.id, cur.id));
     return;
   }
   if (answer.kind === "send") {
     const r = answer.result;
-    await setPayout({ sendAttempts: (payout?.sendAttempts ?? 0) + 1, lastError: null, ...(r.status === "accepted" ? { pspStatus: "EM_PROCESSAMENTO", e2eId: r.reference } : {}) });
+    await setPayout({
+      sendAttempts: (payout?.sendAttempts ?? 0) + 1,
+      ...clearWaiting,
+      sendInFlight: false,
+      ...(r.status === "accepted" ? { pspStatus: "EM_PROCESSAMENTO", e2eId: r.reference, mayHaveReachedPsp: true } : {}),
+    });
     if (r.status === "accepted") {
       await move({ cause: "cash_out_processing", cashOut: cur, facts: { nextStepAt: later(provider.pollDelayMs()) } });
     } else {
@@ -147,13 +188,33 @@ async function applyAnswer(
     return;
   }
   const s = answer.result;
-  if (s.status === "pending") {
+  if (s.status === "pending" && s.notFound) {
+    // The PSP accepted this transfer but does not show it: never failed for that (it may still make
+    // it); asked about less and less often, and shown as waiting once it lasts.
+    const since = payout?.notFoundSince ?? now;
+    const missing = now.getTime() - since.getTime();
+    if (missing >= NOT_FOUND_VISIBLE_MS) {
+      if (lastErrorCode(payout?.lastError ?? null) !== CONFIRMATION_PENDING) {
+        const e2e = payout?.e2eId ? ` (end-to-end ${payout.e2eId})` : "";
+        await setPayout({
+          notFoundSince: since,
+          lastError: `${CONFIRMATION_PENDING}: Aguardando confirmação da Efí: ela aceitou o Pix${e2e}, mas a consulta por idEnvio ainda não o encontra. O saque não é cancelado enquanto a Efí puder realizá-lo.`,
+          lastErrorSince: since,
+        });
+      }
+    } else if (!payout?.notFoundSince) {
+      await setPayout({ notFoundSince: since, lastError: null, lastErrorSince: null });
+    }
+    const delay = Math.min(NOT_FOUND_MAX_POLL_MS, Math.max(provider.pollDelayMs(), Math.round(missing / 10)));
+    await tx.update(cashOuts).set({ nextStepAt: later(delay) }).where(eq(cashOuts.id, cur.id));
+  } else if (s.status === "pending") {
+    if (cleared) await setPayout(clearWaiting);
     await tx.update(cashOuts).set({ nextStepAt: later(provider.pollDelayMs()) }).where(eq(cashOuts.id, cur.id));
   } else if (s.status === "completed") {
-    await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId });
+    await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId, ...clearWaiting });
     await move({ cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
   } else {
-    await setPayout({ pspStatus: "NAO_REALIZADO" });
+    await setPayout({ pspStatus: "NAO_REALIZADO", ...clearWaiting });
     await move({ cause: "cash_out_failed", cashOut: cur, facts: { failReason: s.reason } });
   }
 }
