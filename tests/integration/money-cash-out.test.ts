@@ -346,6 +346,8 @@ describe("POST /api/v1/cashOut/request", () => {
       externalRef: "saque-1",
       createdAt: expect.any(String),
       completedAt: null,
+      // Why a cash-out sent through the merchant's PSP waits on it (docs/api.md): nothing for the sandbox's.
+      waiting: null,
     });
     const read = await call("GET", `/api/v1/cashOut/${c.id}`, { auth: a.secretKey });
     expect(read.status).toBe(200);

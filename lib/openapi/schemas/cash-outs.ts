@@ -4,6 +4,21 @@ import { CASH_OUT_STATUSES } from "@/lib/domain/cash-out";
 import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
 import { centavos, isoDate, pageOf } from "./common";
 
+export const CashOutWaitingSchema = z
+  .object({
+    code: z.string().meta({
+      description:
+        "`not_configured` (the PSP settings are incomplete), `confirmation_pending` (the PSP accepted the transfer but does not show it yet), or the PSP error's code (`timeout`, `psp_unavailable`, `host_unreachable`, `invalid_client_credentials`, ...)",
+    }),
+    message: z.string().meta({ description: "Why, in Portuguese, for the merchant" }),
+    since: isoDate("Waiting for this reason since"),
+    failsAt: z.string().nullable().meta({
+      description: "ISO 8601: when the cash-out will be failed (amount and fee back to available) if nothing changes; null: it is never failed on this ground",
+    }),
+    mayHaveReachedPsp: z.boolean().meta({ description: "An attempt may have reached the PSP: the transfer may still be made there, so it is not returned automatically" }),
+  })
+  .meta({ id: "CashOutWaiting" });
+
 export const CashOutSchema = z
   .object({
     id: z.number().int(),
@@ -18,6 +33,9 @@ export const CashOutSchema = z
     failReason: z.string().nullable(),
     createdAt: isoDate("Request time"),
     completedAt: z.string().nullable().meta({ description: "ISO 8601" }),
+    waiting: CashOutWaitingSchema.nullable().optional().meta({
+      description: "On the API's reads of a cash-out sent through the merchant's PSP: why it is still pending or processing (null when nothing holds it). Not in webhooks.",
+    }),
   })
   .meta({ id: "CashOut" });
 

@@ -4,18 +4,19 @@ import { readPage } from "@/lib/db/prepared";
 import { cashOuts } from "@/lib/db/schema";
 import { cappedCount, pagination } from "@/lib/core/pagination";
 import type { ListCashOutsQuery } from "@/lib/schemas/money";
-import type { CashOutRow } from "./cash-out-view";
+import type { CashOutWithPsp } from "./cash-out-view";
+import { withPspPayouts } from "./get-cash-out";
 import type { ServiceContext } from "../context";
 import { toBound } from "@/lib/schemas/query";
 
 /** Newest first, in the order of the index cash_outs_company_idx: a page is read from the index. */
 export const CASH_OUTS_NEWEST_FIRST = [desc(cashOuts.createdAt), desc(cashOuts.id)];
 
-/** Newest first, page + limit like the transaction list. */
+/** Newest first, page + limit like the transaction list; a cash-out sent through a PSP with its PSP row. */
 export async function listCashOuts(
   ctx: Pick<ServiceContext, "account">,
   q: ListCashOutsQuery,
-): Promise<{ rows: CashOutRow[]; pagination: ReturnType<typeof pagination> }> {
+): Promise<{ rows: CashOutWithPsp[]; pagination: ReturnType<typeof pagination> }> {
   const where: SQL[] = [eq(cashOuts.companyId, ctx.account.id)];
   if (q.status?.length) where.push(inArray(cashOuts.status, q.status));
   if (q.externalRef) where.push(eq(cashOuts.externalRef, q.externalRef));
@@ -31,5 +32,6 @@ export async function listCashOuts(
     offset: (q.page - 1) * q.limit,
     count: cappedCount(sql`select 1 from ${cashOuts} where ${cond}`),
   });
-  return { rows, pagination: pagination(q.page, q.limit, total) };
+  // Why the page's cash-outs sent through a PSP wait: one more query, only when the page has one.
+  return { rows: await withPspPayouts(rows), pagination: pagination(q.page, q.limit, total) };
 }
