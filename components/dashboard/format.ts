@@ -158,6 +158,8 @@ export function refusalLabel(reason: string): string {
  * `failReason`); the known ones are told in Portuguese, anything else with a general sentence.
  */
 export function cashOutFailureLabel(reason: string): string {
+  // Written by Arara in Portuguese for the merchant (a cash-out failed for incomplete PSP settings): as is.
+  if (reason.startsWith("Configuração do PSP")) return reason;
   const r = reason.toLowerCase();
   if (/not registered|not found|dict|unknown key|nao encontrad|não encontrad/.test(r)) {
     return "A chave PIX não está cadastrada no DICT. Confira a chave e tente de novo.";

@@ -10,7 +10,9 @@ import { StatusBadge } from "@/components/dashboard/Badge";
 import { CASH_OUT_STATUS_LABEL, formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
 import { newFormKey } from "@/lib/auth/idempotent-action";
+import { cashOutWaiting } from "@/lib/services/cash-outs/psp-waiting";
 import { CashOutForm } from "./CashOutForm";
+import { CashOutWaitingLine } from "./CashOutWaitingNotice";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Saques" };
@@ -47,23 +49,27 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
             <EmptyState title="Nenhum saque ainda">Os saques solicitados aparecem aqui com o status da transferência.</EmptyState>
           ) : (
             <ListTable testId="cash-outs-table" columns={COLUMNS}>
-              {rows.map((c) => (
-                <tr key={c.id} data-cash-out-id={c.id} className={ui.rowTap}>
-                  <IdCell id={c.id} href={`/dashboard/cash-out/${c.id}`} />
-                  <DateCell at={c.createdAt} />
-                  <td data-label="Destino">
-                    <div className={ui.mono}>{c.pixKey}</div>
-                    <div className={`${ui.muted} ${ui.small}`}>
-                      {PIX_KEY_TYPE_LABEL[c.pixKeyType] ?? c.pixKeyType}
-                      {c.description ? ` · ${c.description}` : ""}
-                    </div>
-                  </td>
-                  <td data-label="Status">
-                    <StatusBadge status={c.status} labels={CASH_OUT_STATUS_LABEL} />
-                  </td>
-                  <AmountCell amount={c.amount} note={c.fee > 0 && `tarifa ${formatBRL(c.fee)}`} />
-                </tr>
-              ))}
+              {rows.map((c) => {
+                const waiting = cashOutWaiting(c, c.psp);
+                return (
+                  <tr key={c.id} data-cash-out-id={c.id} className={ui.rowTap}>
+                    <IdCell id={c.id} href={`/dashboard/cash-out/${c.id}`} />
+                    <DateCell at={c.createdAt} />
+                    <td data-label="Destino">
+                      <div className={ui.mono}>{c.pixKey}</div>
+                      <div className={`${ui.muted} ${ui.small}`}>
+                        {PIX_KEY_TYPE_LABEL[c.pixKeyType] ?? c.pixKeyType}
+                        {c.description ? ` · ${c.description}` : ""}
+                      </div>
+                    </td>
+                    <td data-label="Status">
+                      <StatusBadge status={c.status} labels={CASH_OUT_STATUS_LABEL} />
+                      {waiting && <CashOutWaitingLine waiting={waiting} />}
+                    </td>
+                    <AmountCell amount={c.amount} note={c.fee > 0 && `tarifa ${formatBRL(c.fee)}`} />
+                  </tr>
+                );
+              })}
             </ListTable>
           )}
           <Pagination

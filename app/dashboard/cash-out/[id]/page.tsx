@@ -6,6 +6,8 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { cashOutFailureLabel, CASH_OUT_STATUS_LABEL, formatBRL, formatDateTimeSeconds, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
+import { cashOutWaiting } from "@/lib/services/cash-outs/psp-waiting";
+import { CashOutWaitingNotice } from "../CashOutWaitingNotice";
 
 export const metadata: Metadata = { title: "Saque" };
 
@@ -13,6 +15,7 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
   const ctx = await requireSession();
   const { id } = await params;
   const c = await orNotFound(getCashOut(ctx, id));
+  const waiting = cashOutWaiting(c, c.psp);
   return (
     <>
       <PageHeader
@@ -24,6 +27,7 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
         }
         description={`Solicitado em ${formatDateTimeSeconds(c.createdAt)}`}
       />
+      {waiting && <CashOutWaitingNotice waiting={waiting} status={c.status} />}
       <div className={`${ui.grid} ${ui.grid2}`}>
         <section className={ui.card} aria-labelledby="valores">
           <h2 id="valores">Valores</h2>
