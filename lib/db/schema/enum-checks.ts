@@ -21,7 +21,8 @@ export const COLUMN_VALUES = {
   ledgerAccountKind: [...MERCHANT_ACCOUNT_KINDS, ...PLATFORM_ACCOUNT_KINDS],
   journalKind: JOURNAL_KINDS,
   entryType: ENTRY_TYPES,
-  webhookType: ["transaction", "cash_out"],
+  // "refund": a refund asked of the merchant's PSP reached its end (done or failed), migration 0019.
+  webhookType: ["transaction", "cash_out", "refund"],
   // "abandoned": a failing event the merchant gave up (webhook skip).
   deliveryState: ["pending", "succeeded", "failed", "skipped", "abandoned"],
 } as const satisfies Record<string, readonly string[]>;

@@ -11,7 +11,7 @@ export const webhookEvents = pgTable(
   {
     id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity({ startWith: 1 }),
     companyId: bigint({ mode: "number" }).notNull(),
-    type: text().notNull(), // transaction | cash_out
+    type: text().notNull(), // transaction | cash_out | refund
     transactionId: bigint({ mode: "number" }),
     cashOutId: bigint({ mode: "number" }),
     /** Events with the same key are delivered in id order: "transaction:123", "cash_out:7". */
