@@ -1,4 +1,4 @@
-import type { cashOuts, checkouts, companies, transactions, webhookAttempts, webhookEvents } from "@/lib/db/schema";
+import type { cashOuts, checkouts, companies, pspRefunds, transactions, webhookAttempts, webhookEvents } from "@/lib/db/schema";
 
 /**
  * Row types of the aggregates, from the schema (`$inferSelect`), for every layer: services, the
@@ -10,3 +10,5 @@ export type CashOutRow = typeof cashOuts.$inferSelect;
 export type CheckoutRow = typeof checkouts.$inferSelect;
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+/** A refund asked of the merchant's PSP (a devolução of a PIX received through API Pix). */
+export type PspRefundRow = typeof pspRefunds.$inferSelect;

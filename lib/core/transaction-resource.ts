@@ -5,12 +5,85 @@
  * installments, card, boleto), and the family's fee, items, ip, externalRef and updatedAt.
  * In the kernel: the services, the HTTP kit and the webhook payloads all map rows with it.
  */
-import type { TransactionRow } from "@/lib/core/rows";
+import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
 import { cardView } from "@/lib/core/card-view";
 import { boletoUrlOf, secureUrlOf } from "@/lib/core/public-urls";
 
-/** The spec's Transaction resource, as the read and list endpoints return it. */
-export function transactionResource(t: TransactionRow) {
+/** The processor of a PIX received through the merchant's own PSP (lib/processors/api-pix names it from here). */
+export const API_PIX_ACQUIRER = "api-pix";
+
+/** A refund at the merchant's PSP: requested (recorded, the PSP not answered yet), processing (EM_PROCESSAMENTO), done (DEVOLVIDO, booked), failed. */
+export const PSP_REFUND_STATUSES = ["requested", "processing", "done", "failed"] as const;
+export type PspRefundStatus = (typeof PSP_REFUND_STATUSES)[number];
+/** The refunds still open at the PSP: their amounts are held (reserved) and count against what may be refunded. */
+export const OPEN_PSP_REFUND_STATUSES = ["requested", "processing"] as const satisfies readonly PspRefundStatus[];
+
+/** What a failed refund says when the PSP gave no reason. */
+export const PSP_REFUND_FAILED_DEFAULT_REASON = "O PSP não realizou a devolução.";
+
+/**
+ * A PIX received through the merchant's own PSP (API Pix): its refunds are devoluções asked of that
+ * PSP and answered later, so its resource shows them (`refunds`, `pendingRefundAmount`).
+ */
+export function refundsAtPsp(t: Pick<TransactionRow, "paymentMethod" | "acquirerType">): boolean {
+  return t.paymentMethod === "pix" && t.acquirerType === API_PIX_ACQUIRER;
+}
+
+/**
+ * Whether showing the transaction needs its refunds at the PSP read (one query, psp_refunds by
+ * transaction): only a PIX received through the merchant's PSP that was paid. Any other transaction,
+ * and such a PIX before its payment (it can have none), is shown from its row alone.
+ */
+export function needsPspRefunds(t: Pick<TransactionRow, "paymentMethod" | "acquirerType" | "paidAt">): boolean {
+  return refundsAtPsp(t) && t.paidAt !== null;
+}
+
+function pspRefundStatusOf(s: string): PspRefundStatus {
+  if (!(PSP_REFUND_STATUSES as readonly string[]).includes(s)) throw new Error(`Stored PSP refund status ${s} is not one of the four`);
+  return s as PspRefundStatus;
+}
+
+/** One refund asked of the merchant's PSP, as the transaction resource and the `refund` notification show it. */
+export function pspRefundView(r: PspRefundRow) {
+  const status = pspRefundStatusOf(r.status);
+  return {
+    id: r.id,
+    amount: r.amount,
+    status,
+    /** Why the PSP did not make it (failed only; null otherwise). */
+    reason: status === "failed" ? (r.failReason ?? PSP_REFUND_FAILED_DEFAULT_REASON) : null,
+    /** The return's end-to-end id at the PSP (RtrId), once the PSP accepted it. */
+    rtrId: r.rtrId,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+export type PspRefundView = ReturnType<typeof pspRefundView>;
+
+/** What the refunds of a transaction still open at its PSP hold. */
+export function pendingRefundAmountOf(rows: readonly Pick<PspRefundRow, "status" | "amount">[]): number {
+  return rows.reduce((sum, r) => ((OPEN_PSP_REFUND_STATUSES as readonly string[]).includes(r.status) ? sum + r.amount : sum), 0);
+}
+
+/**
+ * The refund fields of a PIX received through the merchant's PSP, from its psp_refunds rows (oldest
+ * first); before its payment it has none, and needs none read. Nothing for any other transaction, and
+ * nothing for such a PIX whose rows were not read (never an empty list that could be false).
+ */
+export function pspRefundFields(t: TransactionRow, rows: readonly PspRefundRow[] | undefined): { refunds?: PspRefundView[]; pendingRefundAmount?: number } {
+  if (!refundsAtPsp(t)) return {};
+  const list = rows ?? (t.paidAt === null ? [] : undefined);
+  if (!list) return {};
+  const sorted = [...list].sort((a, b) => a.id - b.id);
+  return { refunds: sorted.map(pspRefundView), pendingRefundAmount: pendingRefundAmountOf(sorted) };
+}
+
+/**
+ * The spec's Transaction resource, as the read and list endpoints return it. `pspRefunds`: the
+ * transaction's psp_refunds rows, read by the caller when needsPspRefunds(t) (lib/services/
+ * transactions/transaction-view.ts, pspRefundsOf).
+ */
+export function transactionResource(t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
   const resource = {
     id: t.id,
     status: t.status,
@@ -19,6 +92,7 @@ export function transactionResource(t: TransactionRow) {
     installments: t.installments,
     paidAmount: t.paidAmount,
     refundedAmount: t.refundedAmount,
+    ...pspRefundFields(t, pspRefunds),
     paymentMethod: t.paymentMethod,
     metadata: t.metadata,
     acquirerType: t.acquirerType,
@@ -48,9 +122,9 @@ export function transactionResource(t: TransactionRow) {
 export type TransactionResource = ReturnType<typeof transactionResource>;
 
 
-export function v1TransactionResource(t: TransactionRow) {
+export function v1TransactionResource(t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
   return {
-    ...transactionResource(t),
+    ...transactionResource(t, pspRefunds),
     fees: t.feeEstimated,
     fee: { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated },
     postbackUrl: t.postbackUrl,

@@ -1,11 +1,15 @@
 /** The transaction as the request's dialect shows it (lib/core/transaction-resource.ts has both shapes). */
 import { transactionResource, v1TransactionResource } from "@/lib/core/transaction-resource";
-import type { TransactionRow } from "@/lib/core/rows";
+import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
 import type { Dialect } from "./dialect";
 
 export { v1TransactionResource };
 
-/** Read, list, move, refund, delivery: the resource in the request's dialect. */
-export function transactionView(ctx: { dialect?: Dialect }, t: TransactionRow) {
-  return ctx.dialect === "v1" ? v1TransactionResource(t) : transactionResource(t);
+/**
+ * Read, list, move, refund, delivery: the resource in the request's dialect. `pspRefunds`: the rows
+ * of a paid PIX received through the merchant's PSP (pspRefundsOf in lib/services/transactions/
+ * transaction-view.ts), shown as `refunds` and `pendingRefundAmount`; any other transaction has none.
+ */
+export function transactionView(ctx: { dialect?: Dialect }, t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
+  return ctx.dialect === "v1" ? v1TransactionResource(t, pspRefunds) : transactionResource(t, pspRefunds);
 }

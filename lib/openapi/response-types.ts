@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { CashOutResource } from "@/lib/services/cash-outs/cash-out-view";
 import type { CheckoutResource } from "@/lib/services/checkouts/checkout-view";
-import type { TransactionResource } from "@/lib/services/transactions/transaction-view";
+import type { PspRefundView, TransactionResource } from "@/lib/services/transactions/transaction-view";
 import type { webhookAttemptView, webhookEventView } from "@/lib/services/webhooks/webhook-view";
-import type { CashOutSchema, CheckoutSchema, TransactionSchema, WebhookAttemptSchema, WebhookEventSchema } from "./components";
+import type { CashOutSchema, CheckoutSchema, TransactionRefundSchema, TransactionSchema, WebhookAttemptSchema, WebhookEventSchema } from "./components";
 
 /**
  * The response mappers checked against the zod schemas that feed the OpenAPI document: a field a
@@ -25,6 +25,8 @@ export type Covers<Schema extends Widen<Mapper>, Mapper> = Schema;
 export type CheckedResponses = [
   Fits<TransactionResource, z.input<typeof TransactionSchema>>,
   Covers<Widen<z.input<typeof TransactionSchema>>, TransactionResource>,
+  Fits<PspRefundView, z.input<typeof TransactionRefundSchema>>,
+  Covers<Widen<z.input<typeof TransactionRefundSchema>>, PspRefundView>,
   Fits<CashOutResource, z.input<typeof CashOutSchema>>,
   Covers<Widen<z.input<typeof CashOutSchema>>, CashOutResource>,
   Fits<CheckoutResource, z.input<typeof CheckoutSchema>>,

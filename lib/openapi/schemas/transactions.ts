@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { CARD_BRANDS } from "@/lib/domain/card/brand";
+import { PSP_REFUND_STATUSES } from "@/lib/core/transaction-resource";
 import { centavos, DocumentSchema, isoDate, pageOf } from "./common";
 
 export const CustomerSchema = z
@@ -36,10 +37,26 @@ export const ShippingSchema = z
   })
   .meta({ id: "TransactionShipping" });
 
+/** A refund asked of the merchant's own PSP (a devolução of a PIX received through API Pix). */
+export const TransactionRefundSchema = z
+  .object({
+    id: z.number().int().meta({ description: "Refund identifier (its own sequence: not a transaction id)" }),
+    amount: centavos("Amount asked of the PSP"),
+    status: z.enum(PSP_REFUND_STATUSES).meta({
+      description:
+        "requested: recorded and held, the PSP not answered yet; processing: accepted by the PSP (EM_PROCESSAMENTO); done: the PSP returned the money (DEVOLVIDO), counted in refundedAmount; failed: the PSP did not make it (NAO_REALIZADO, or refused the request), what it held is available again and nothing was refunded",
+    }),
+    reason: z.string().nullable().meta({ description: "Why the PSP did not make it, in its words when it gave any (failed only; null otherwise)" }),
+    rtrId: z.string().nullable().meta({ description: "The return's end-to-end id (RtrId) at the PSP, once the PSP accepted it: reconcile with your PSP statement by it" }),
+    createdAt: isoDate("When it was asked"),
+    updatedAt: isoDate("Its last change"),
+  })
+  .meta({ id: "TransactionRefund" });
+
 export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES).meta({ id: "TransactionStatus" });
 export const PaymentMethodSchema = z.enum(PAYMENT_METHODS).meta({ id: "PaymentMethod" });
 
-const transactionFields = {
+export const transactionFields = {
   id: z.number().int().meta({ description: "Transaction identifier" }),
   status: TransactionStatusSchema,
   amount: centavos("Total amount"),
@@ -47,6 +64,16 @@ const transactionFields = {
   installments: z.number().int().meta({ description: "Installments (card); 1 otherwise" }),
   paidAmount: centavos("Amount paid; on a card paid in installments with interest, the total the card was charged (amount plus the interest)"),
   refundedAmount: centavos("Amount refunded"),
+  refunds: z
+    .array(TransactionRefundSchema)
+    .optional()
+    .meta({
+      description:
+        "PIX received through your own PSP (acquirerType `api-pix`) only: each refund asked of that PSP, oldest first. Such a refund is answered by the PSP after the request: while it is requested or processing its amount is in pendingRefundAmount (not yet in refundedAmount, the transaction still `paid`); done adds it to refundedAmount; failed says why in `reason`. Absent on every other transaction, whose refunds are immediate (refundedAmount)",
+    }),
+  pendingRefundAmount: centavos(
+    "PIX received through your own PSP only (with `refunds`): what its refunds still open at the PSP (requested, processing) hold; it is not refundable again until the PSP answers",
+  ).optional(),
   paymentMethod: PaymentMethodSchema,
   metadata: z.string().nullable().meta({ description: "As sent at creation (an object comes back as its JSON text)" }),
   acquirerType: z.string().meta({ description: "The processor that handled it: `sandbox` for the built-in one" }),

@@ -13,12 +13,13 @@ import { preparedOn } from "@/lib/db/prepared";
 import { accountPspConfigs } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { API_PIX_ACQUIRER } from "@/lib/core/transaction-resource";
 import { ApiPixClient, type ApiPixClientConfig } from "./client";
 import type { ClientCertificate } from "./transport";
 
 export type PspConfigRow = typeof accountPspConfigs.$inferSelect;
 
-export const API_PIX_PROCESSOR = "api-pix";
+export const API_PIX_PROCESSOR = API_PIX_ACQUIRER;
 export const SANDBOX_PROCESSOR = "sandbox";
 export const PIX_PROCESSORS = [SANDBOX_PROCESSOR, API_PIX_PROCESSOR] as const;
 export type PixProcessorName = (typeof PIX_PROCESSORS)[number];

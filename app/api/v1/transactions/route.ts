@@ -4,12 +4,15 @@ import { parseWith } from "@/lib/http/body";
 import { queryObject } from "@/lib/http/pagination";
 import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
 import { beforeCreateTransaction, createTransaction, takesIdBeforeItsWrite, type PreparedPix } from "@/lib/services/transactions/create-transaction";
+import { pspRefundsOf } from "@/lib/services/transactions/transaction-view";
 import { transactionView } from "@/lib/http/dialect-views";
 
 export const GET = withApiKey(async (_req, ctx) => {
   const query = parseWith(ListTransactionsQuery, queryObject(ctx.url), "query");
   const { rows, pagination } = await listTransactions(ctx, query);
-  return ok({ data: rows.map((t) => transactionView(ctx, t)), pagination });
+  // One query for the page's paid PIX received through the merchant's PSP, none for a page without any.
+  const refunds = await pspRefundsOf(rows);
+  return ok({ data: rows.map((t) => transactionView(ctx, t, refunds.get(t.id))), pagination });
 });
 
 export const POST = withApiKey<PreparedPix | null | undefined>(
