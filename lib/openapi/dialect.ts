@@ -247,4 +247,39 @@ export function addV1Dialect(doc: Json): void {
       },
     };
   }
+
+  const refund = doc.webhooks?.refund?.post;
+  const refundData = doc.components?.schemas?.RefundEventData;
+  if (refund && refundData) {
+    const v1Data = structuredClone(refundData);
+    v1Data.properties = { ...v1Data.properties, transaction: { $ref: "#/components/schemas/TransactionV1" } };
+    v1Data.description = "A `refund` notification's data under /v1: the refund, its transactionId, and the transaction as /v1 returns it.";
+    doc.components.schemas.RefundEventDataV1 = v1Data;
+    doc.webhooks.refund_v1 = {
+      post: {
+        ...structuredClone(refund),
+        summary: "Refund notification (/v1 dialect)",
+        description:
+          "For a transaction created through /v1 whose refund at the merchant's own PSP reached its end (done or failed), in the family's shape: `objectId` is the refund's id as text (type `refund`, not a transaction), `data` the refund with `transactionId` and the `transaction` as /v1 returns it. Same headers, signature, retries and order as the transaction's notifications.",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  id: { type: "integer", description: "Notification id (the webhook-id header)" },
+                  type: { type: "string", const: "refund" },
+                  objectId: { type: "string", description: "The refund's id, as text" },
+                  url: { type: ["string", "null"], description: "The postbackUrl" },
+                  data: { $ref: "#/components/schemas/RefundEventDataV1", description: "The refund, its transactionId, and the transaction as /v1 returns it" },
+                },
+                required: ["id", "type", "objectId", "url", "data"],
+              },
+            },
+          },
+        },
+      },
+    };
+  }
 }

@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
-import { webhookEvents } from "@/lib/db/schema";
+import { pspRefunds, webhookEvents } from "@/lib/db/schema";
 import type { WebhookEventKind } from "@/lib/domain/status";
-import type { TransactionRow } from "@/lib/core/rows";
-import { transactionEventPayload } from "./payloads";
+import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
+import { needsPspRefunds } from "@/lib/core/transaction-resource";
+import { refundEventPayload, transactionEventPayload } from "./payloads";
 import { OUTBOX_CHANNEL } from "./wake";
 
 /**
@@ -24,11 +25,27 @@ async function insertEvent(tx: Tx, values: typeof webhookEvents.$inferInsert): P
  * the timeline and can be delivered by hand later.
  */
 export async function enqueueTransactionEvent(tx: Tx, t: TransactionRow, kind: WebhookEventKind, now: Date): Promise<number> {
-  return insertEvent(tx, transactionEventValues(t, kind, now));
+  // A paid PIX received through the merchant's PSP carries its refunds there as they stand in this
+  // transaction (one query, for those charges only).
+  const refunds = needsPspRefunds(t) ? await pspRefundRowsIn(tx, t.id) : undefined;
+  return insertEvent(tx, transactionEventValues(t, kind, now, refunds));
 }
 
-/** The outbox row of a transaction's event (also written by lib/executor/create-in-one-statement.ts). */
-export function transactionEventValues(t: TransactionRow, kind: WebhookEventKind, now: Date): typeof webhookEvents.$inferInsert {
+/** The transaction's refunds at the merchant's PSP as the caller's transaction sees them, oldest first. */
+function pspRefundRowsIn(tx: Tx, transactionId: number): Promise<PspRefundRow[]> {
+  return tx.select().from(pspRefunds).where(eq(pspRefunds.transactionId, transactionId)).orderBy(asc(pspRefunds.id));
+}
+
+/**
+ * The outbox row of a transaction's event (also written by lib/executor/create-in-one-statement.ts,
+ * for a creation: a charge not yet paid has no refunds to read).
+ */
+export function transactionEventValues(
+  t: TransactionRow,
+  kind: WebhookEventKind,
+  now: Date,
+  refunds?: readonly PspRefundRow[],
+): typeof webhookEvents.$inferInsert {
   return {
     companyId: t.companyId,
     type: "transaction",
@@ -36,11 +53,36 @@ export function transactionEventValues(t: TransactionRow, kind: WebhookEventKind
     orderingKey: `transaction:${t.id}`,
     status: kind,
     url: t.postbackUrl,
-    ...transactionEventPayload(t, kind),
+    ...transactionEventPayload(t, kind, refunds),
     deliveryState: t.postbackUrl ? "pending" : "skipped",
     nextAttemptAt: t.postbackUrl ? now : null,
     createdAt: now,
   };
+}
+
+/**
+ * The `refund` notification of a refund asked of the merchant's PSP that reached its end (`done` or
+ * `failed`), in the caller's database transaction: the one that marks the refund row and moves its
+ * money (books it, or releases what it held) through the executor. It exists if and only if that
+ * change committed, and only the transaction that moved the row out of its open status writes it, so
+ * the PSP's notification and the reconciliation reporting the same outcome send it once. Same
+ * postbackUrl, ordering key and dialect as the transaction's own events: it is delivered after the
+ * events written before it (the `refunded` of a full refund's booking comes first).
+ */
+export async function enqueueRefundEvent(tx: Tx, t: TransactionRow, refund: PspRefundRow, now: Date): Promise<number> {
+  const rows = await pspRefundRowsIn(tx, t.id);
+  return insertEvent(tx, {
+    companyId: t.companyId,
+    type: "refund",
+    transactionId: t.id,
+    orderingKey: `transaction:${t.id}`,
+    status: refund.status,
+    url: t.postbackUrl,
+    ...refundEventPayload(t, refund, rows),
+    deliveryState: t.postbackUrl ? "pending" : "skipped",
+    nextAttemptAt: t.postbackUrl ? now : null,
+    createdAt: now,
+  });
 }
 
 /** Cash-out notifications (`type: "cash_out"`), same outbox and same guarantees. */

@@ -2,26 +2,32 @@ import type { WebhookEventKind } from "@/lib/domain/status";
 import type { CashOutRow } from "@/lib/core/rows";
 import { cardView } from "@/lib/core/card-view";
 import { boletoUrlOf } from "@/lib/core/public-urls";
-import type { TransactionRow } from "@/lib/core/rows";
+import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
 import type { Dialect } from "@/lib/core/dialect";
-import { v1TransactionResource } from "@/lib/core/transaction-resource";
+import { pspRefundFields, pspRefundView, transactionResource, v1TransactionResource } from "@/lib/core/transaction-resource";
 
 /**
  * What the outbox stores for a transaction event, in the dialect the transaction was created with:
- * the contract's `data` for /api/v1, the family's full transaction for /v1.
+ * the contract's `data` for /api/v1, the family's full transaction for /v1. `pspRefunds`: the
+ * transaction's refunds at the merchant's PSP as written in the same database transaction (a paid PIX
+ * received through API Pix), shown as `refunds` and `pendingRefundAmount`.
  */
-export function transactionEventPayload(t: TransactionRow, kind: WebhookEventKind): { payload: Record<string, unknown>; dialect: Dialect } {
+export function transactionEventPayload(
+  t: TransactionRow,
+  kind: WebhookEventKind,
+  pspRefunds?: readonly PspRefundRow[],
+): { payload: Record<string, unknown>; dialect: Dialect } {
   return t.dialect === "v1"
-    ? { payload: v1TransactionEventData(t, kind), dialect: "v1" }
-    : { payload: transactionEventData(t, kind), dialect: "api" };
+    ? { payload: v1TransactionEventData(t, kind, pspRefunds), dialect: "v1" }
+    : { payload: transactionEventData(t, kind, pspRefunds), dialect: "api" };
 }
 
 /**
  * `data` of a /v1 transaction notification: the transaction as /v1 returns it, with the family's
  * status names: a card approval is `paid` (the contract's event kind `approved` is /api/v1's).
  */
-export function v1TransactionEventData(t: TransactionRow, kind: WebhookEventKind) {
-  return { ...v1TransactionResource(t), status: kind === "approved" ? "paid" : kind };
+export function v1TransactionEventData(t: TransactionRow, kind: WebhookEventKind, pspRefunds?: readonly PspRefundRow[]) {
+  return { ...v1TransactionResource(t, pspRefunds), status: kind === "approved" ? "paid" : kind };
 }
 
 /**
@@ -29,13 +35,14 @@ export function v1TransactionEventData(t: TransactionRow, kind: WebhookEventKind
  * change cannot alter what an earlier event says. The envelope (`id`, `type`, `url`) is added at
  * delivery from the outbox row.
  */
-export function transactionEventData(t: TransactionRow, kind: WebhookEventKind) {
+export function transactionEventData(t: TransactionRow, kind: WebhookEventKind, pspRefunds?: readonly PspRefundRow[]) {
   return {
     id: t.id,
     status: kind,
     amount: t.amount,
     paidAmount: t.paidAmount,
     refundedAmount: t.refundedAmount,
+    ...pspRefundFields(t, pspRefunds),
     paidAt: t.paidAt ? t.paidAt.toISOString() : null,
     paymentMethod: t.paymentMethod,
     installments: t.installments,
@@ -77,6 +84,22 @@ export function notificationBody(event: {
     return { id: event.id, type: event.type, objectId: String(event.payload.id), url: event.url, data: event.payload };
   }
   return { id: event.id, type: event.type, url: event.url, data: event.payload };
+}
+
+/**
+ * `data` of a `refund` notification (a refund asked of the merchant's PSP reached its end: `done`, the
+ * PSP returned the money; `failed`, it did not): the refund, its transaction's id, and the transaction
+ * as the dialect's read endpoint shows it after the change (its status is the transaction's own, never
+ * an event kind). `data.id` is the refund's id; `data.transactionId` and `data.transaction.id` name the
+ * transaction.
+ */
+export function refundEventPayload(
+  t: TransactionRow,
+  refund: PspRefundRow,
+  pspRefunds: readonly PspRefundRow[],
+): { payload: Record<string, unknown>; dialect: Dialect } {
+  const transaction = t.dialect === "v1" ? v1TransactionResource(t, pspRefunds) : transactionResource(t, pspRefunds);
+  return { payload: { ...pspRefundView(refund), transactionId: t.id, transaction }, dialect: t.dialect === "v1" ? "v1" : "api" };
 }
 
 /** `data` of a cash-out notification, and the cash-out as the API returns it. */

@@ -42,7 +42,7 @@ export function WebhooksSection({
             <li key={e.id} style={{ borderTop: "1px solid #eef2f6", padding: "14px 20px" }} data-event-id={e.id}>
               <div className={ui.buttonRow} style={{ justifyContent: "space-between" }}>
                 <div style={{ display: "flex", gap: 10, alignItems: "center", flexWrap: "wrap" }}>
-                  <strong className={ui.mono}>{e.status}</strong>
+                  <strong className={ui.mono}>{e.type === "refund" ? `refund ${e.status}` : e.status}</strong>
                   <StatusBadge status={e.deliveryState} labels={DELIVERY_STATE_LABEL} />
                   <span className={`${ui.muted} ${ui.small}`}>
                     evento #{e.id} · {formatDateTimeSeconds(e.createdAt)}

@@ -1,6 +1,6 @@
 /** Response schemas of the Webhooks aggregate: events and attempts, and the notification bodies. */
 import { z } from "zod";
-import { CardSummarySchema, PaymentMethodSchema, TransactionStatusSchema } from "./transactions";
+import { CardSummarySchema, PaymentMethodSchema, TransactionRefundSchema, TransactionStatusSchema, transactionFields } from "./transactions";
 import { CashOutSchema } from "./cash-outs";
 import { centavos, DocumentSchema, isoDate } from "./common";
 
@@ -24,8 +24,10 @@ export const WebhookAttemptSchema = z
 export const WebhookEventSchema = z
   .object({
     id: z.number().int().meta({ description: "Notification id (the webhook-id header)" }),
-    type: z.enum(["transaction", "cash_out"]),
-    status: z.string().meta({ description: "Event kind (data.status)" }),
+    type: z.enum(["transaction", "cash_out", "refund"]).meta({
+      description: "transaction: a status change; refund: a refund at your own PSP reached its end (listed with its transaction's events); cash_out",
+    }),
+    status: z.string().meta({ description: "Event kind (data.status): for a refund event, the refund's status (done, failed)" }),
     transactionId: z.number().int().nullable(),
     cashOutId: z.number().int().nullable(),
     url: z.string().nullable().meta({ description: "null when there was no postbackUrl (kept for the timeline)" }),
@@ -69,6 +71,11 @@ export const TransactionEventDataSchema = z
     amount: centavos("Amount"),
     paidAmount: centavos("Amount paid; on a card paid in installments with interest, the total the card was charged (amount plus the interest)"),
     refundedAmount: centavos("Amount refunded"),
+    refunds: z
+      .array(TransactionRefundSchema)
+      .optional()
+      .meta({ description: "PIX received through your own PSP only: its refunds at the PSP as they stood at this event (see the Transaction)" }),
+    pendingRefundAmount: centavos("PIX received through your own PSP only: what its refunds still open at the PSP hold").optional(),
     paidAt: z.string().nullable(),
     paymentMethod: PaymentMethodSchema,
     installments: z.number().int(),
@@ -96,6 +103,29 @@ export const TransactionNotificationSchema = z
     data: TransactionEventDataSchema,
   })
   .meta({ id: "TransactionNotification" });
+
+export const RefundEventDataSchema = TransactionRefundSchema.extend({
+  status: z.enum(["done", "failed"]).meta({
+    description: "How it ended: done, the PSP returned the money to the payer (DEVOLVIDO); failed, it did not (NAO_REALIZADO or refused), and what it held is available again",
+  }),
+  transactionId: z.number().int().meta({ description: "The transaction refunded" }),
+  // The Transaction's fields, in a schema of its own: a notification is a request body in the
+  // document (read as input), and sharing the response's Transaction would split it in two.
+  transaction: z.object(transactionFields).meta({
+    id: "RefundEventTransaction",
+    description:
+      "The transaction after the change, as GET /transactions/{id} shows it (the Transaction resource): its own status, e.g. still `paid` after a failure, never an event kind",
+  }),
+}).meta({ id: "RefundEventData" });
+
+export const RefundNotificationSchema = z
+  .object({
+    id: z.number().int().meta({ description: "Notification id, unique per event; equal to the webhook-id header" }),
+    type: z.literal("refund"),
+    url: z.string().meta({ description: "The transaction's postbackUrl" }),
+    data: RefundEventDataSchema,
+  })
+  .meta({ id: "RefundNotification" });
 
 export const CashOutNotificationSchema = z
   .object({

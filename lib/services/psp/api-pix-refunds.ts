@@ -16,6 +16,12 @@
  * The PSP is asked only once the row and its hold have committed (askPspForRefund, the duplicate
  * return, the reconciliation), never from inside a database transaction.
  *
+ * The merchant is told how it ended: the transaction that moves a refund out of its open status
+ * (to done or failed), and only that one, writes a `refund` notification into the outbox
+ * (enqueueRefundEvent) after the executor's move, so the PSP's notification and the reconciliation
+ * reporting the same outcome send it once. The transaction resource and its events show the refunds
+ * (`refunds`, `pendingRefundAmount`, lib/core/transaction-resource.ts).
+ *
  * A refund opened before refunds were held (`reserved` false, from before migration 0016) held
  * nothing: DEVOLVIDO books it from available as it was then (if the balance no longer covers it,
  * it stays open, logged, and is tried again), and a failure has nothing to release.
@@ -43,10 +49,13 @@ import { clientFor, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { buildDevolucaoRequest } from "@/lib/processors/api-pix/helpers";
 import type { Devolucao } from "@/lib/processors/api-pix/schemas";
+import { enqueueRefundEvent } from "@/lib/webhooks/outbox";
+import { OPEN_PSP_REFUND_STATUSES } from "@/lib/core/transaction-resource";
+import type { PspRefundRow } from "@/lib/core/rows";
 import { PSP_ACTOR } from "./api-pix-sync";
 
-export type PspRefundRow = typeof pspRefunds.$inferSelect;
-export const OPEN_REFUND_STATUSES = ["requested", "processing"] as const;
+export type { PspRefundRow };
+export const OPEN_REFUND_STATUSES = OPEN_PSP_REFUND_STATUSES;
 
 /**
  * Opens a refund of all or part of a paid PIX (`amount` defaults to what is still refundable), in
@@ -177,9 +186,11 @@ async function closeFailed(refund: PspRefundRow, reason: string, now: Date): Pro
       .set({ status: "failed", failReason: reason.slice(0, 500), leaseUntil: null, updatedAt: now })
       .where(and(eq(pspRefunds.id, refund.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])))
       .returning();
-    if (!row) return refund;
+    if (!row) return refund; // closed already (another report of the same outcome): nothing is written twice
     const [t] = await tx.select().from(transactions).where(eq(transactions.id, refund.transactionId)).for("update");
-    await executeTransaction(tx, { actor: PSP_ACTOR, now }, { cause: "psp_refund_failed", transaction: t, facts: { amount: row.amount, reserved: row.reserved } });
+    const after = await executeTransaction(tx, { actor: PSP_ACTOR, now }, { cause: "psp_refund_failed", transaction: t, facts: { amount: row.amount, reserved: row.reserved } });
+    // The merchant's notification that the money did not go back, with the release that says so.
+    await enqueueRefundEvent(tx, after, row, now);
     return row;
   });
 }
@@ -204,14 +215,17 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
         .where(and(eq(pspRefunds.id, refund.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])))
         .for("update");
       if (!locked) return refund;
-      const [account] = await tx.select().from(companies).where(eq(companies.id, refund.companyId));
-      const ctx: ServiceContext = { account: account as Account, actor: PSP_ACTOR, requestId: "psp:api-pix", now };
-      await refundTransaction(ctx, refund.transactionId, { amount: locked.amount }, tx, { fromReserve: locked.reserved });
+      // Marked done before the booking, in the same transaction: the `refunded` event the booking
+      // writes for a full refund shows it done, not pending. A booking refused rolls this back too.
       const [row] = await tx
         .update(pspRefunds)
-        .set({ status: "done", rtrId: dev.rtrId, leaseUntil: null, updatedAt: now })
+        .set({ status: "done", rtrId: dev.rtrId, failReason: null, leaseUntil: null, updatedAt: now })
         .where(eq(pspRefunds.id, refund.id))
         .returning();
+      const [account] = await tx.select().from(companies).where(eq(companies.id, refund.companyId));
+      const ctx: ServiceContext = { account: account as Account, actor: PSP_ACTOR, requestId: "psp:api-pix", now };
+      const after = await refundTransaction(ctx, refund.transactionId, { amount: locked.amount }, tx, { fromReserve: locked.reserved });
+      await enqueueRefundEvent(tx, after, row, now);
       return row;
     });
   } catch (e) {

@@ -33,7 +33,7 @@ export async function webhookEventsWithAttempts(events: WebhookEventRow[], db: Q
   });
 }
 
-/** `GET /api/v1/transactions/{id}/webhooks`: every notification of a transaction of the account, with its attempts. */
+/** `GET /api/v1/transactions/{id}/webhooks`: every notification of a transaction of the account (its refunds' too), with its attempts. */
 export async function listTransactionWebhooks(
   ctx: Pick<ServiceContext, "account">,
   rawId: string | number,
@@ -43,7 +43,9 @@ export async function listTransactionWebhooks(
   const events = await db
     .select()
     .from(webhookEvents)
-    .where(and(eq(webhookEvents.transactionId, t.id), eq(webhookEvents.companyId, ctx.account.id), eq(webhookEvents.type, "transaction")))
+    // The transaction's status events and the `refund` events of its refunds at the merchant's PSP
+    // (one ordering key: they are delivered in this order).
+    .where(and(eq(webhookEvents.transactionId, t.id), eq(webhookEvents.companyId, ctx.account.id), inArray(webhookEvents.type, ["transaction", "refund"])))
     .orderBy(asc(webhookEvents.id));
   return webhookEventsWithAttempts(events, db);
 }
