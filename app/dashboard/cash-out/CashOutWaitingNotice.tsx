@@ -13,8 +13,10 @@ export function waitingTitle(w: CashOutWaiting): string {
 /** One line under the status, in the cash-out list. */
 export function CashOutWaitingLine({ waiting }: { waiting: CashOutWaiting }) {
   return (
-    <div className={`${ui.small} ${ui.muted}`} data-testid="cash-out-waiting" title={waiting.message} style={{ marginTop: 4, maxWidth: 260 }}>
-      {waitingTitle(waiting)} desde {formatDateTime(waiting.since)}
+    <div className={`${ui.small} ${ui.muted}`} data-testid="cash-out-waiting" title={waiting.message} style={{ marginTop: 4, maxWidth: 170 }}>
+      {waitingTitle(waiting)}
+      <br />
+      desde {formatDateTime(waiting.since)}
     </div>
   );
 }

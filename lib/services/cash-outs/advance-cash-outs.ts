@@ -198,7 +198,7 @@ async function applyAnswer(
         const e2e = payout?.e2eId ? ` (end-to-end ${payout.e2eId})` : "";
         await setPayout({
           notFoundSince: since,
-          lastError: `${CONFIRMATION_PENDING}: Aguardando confirmação da Efí: ela aceitou o Pix${e2e}, mas a consulta por idEnvio ainda não o encontra. O saque não é cancelado enquanto a Efí puder realizá-lo.`,
+          lastError: `${CONFIRMATION_PENDING}: Aguardando confirmação da Efí: ela aceitou o Pix${e2e}, mas a consulta por idEnvio ainda não o encontra.`,
           lastErrorSince: since,
         });
       }
