@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { sha256Hex } from "@/lib/crypto";
@@ -68,9 +68,25 @@ export function checkIdempotencyKey(key: string): void {
   }
 }
 
-/** A signed 64-bit number naming the key, for PostgreSQL's advisory locks. */
+/**
+ * The same route in the API's other dialect: "POST /v1/cashOut/request" and "POST
+ * /api/v1/cashOut/request" run the very same operation (app/v1/[...path]/route.ts calls the /api/v1
+ * route), so one key must not run it once on each. Each dialect keeps its own scope (its answers are in
+ * its own shape, and records written before keys were shared stay where they are); a key already
+ * answered on the twin is refused with 409, and both take one lock. null: a scope with no twin (a
+ * dashboard form, a path outside the API).
+ */
+export function dialectTwinOf(scope: string): string | null {
+  const m = /^(\S+) \/(api\/v1|v1)(\/.*)$/.exec(scope);
+  if (!m) return null;
+  return `${m[1]} /${m[2] === "v1" ? "api/v1" : "v1"}${m[3]}`;
+}
+
+/** A signed 64-bit number naming the key, for PostgreSQL's advisory locks: one for a scope and its twin. */
 function lockIdOf(op: IdempotentOperation): string {
-  const digest = createHash("sha256").update(`${op.companyId}\n${op.scope}\n${op.key}`).digest();
+  const twin = dialectTwinOf(op.scope);
+  const scope = twin && twin < op.scope ? twin : op.scope;
+  const digest = createHash("sha256").update(`${op.companyId}\n${scope}\n${op.key}`).digest();
   return digest.readBigInt64BE(0).toString();
 }
 
@@ -109,8 +125,31 @@ function recordedAnswer(existing: KeyRecord | undefined, requestHash: string, no
   };
 }
 
-const whereKey = (op: IdempotentOperation) =>
-  and(eq(idempotencyKeys.companyId, op.companyId), eq(idempotencyKeys.scope, op.scope), eq(idempotencyKeys.key, op.key));
+const whereKey = (op: IdempotentOperation, scope = op.scope) =>
+  and(eq(idempotencyKeys.companyId, op.companyId), eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, op.key));
+
+/**
+ * The key's record on the operation's route, and on its twin in the other dialect, in one read. A key
+ * already answered on the twin is refused (409): retried on the other path, it would run again.
+ */
+async function recordsOf(q: Pick<Tx, "select">, op: IdempotentOperation): Promise<KeyRecord | undefined> {
+  const twin = dialectTwinOf(op.scope);
+  if (!twin) return (await q.select().from(idempotencyKeys).where(whereKey(op)).limit(1))[0];
+  const rows = await q
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.companyId, op.companyId), inArray(idempotencyKeys.scope, [op.scope, twin]), eq(idempotencyKeys.key, op.key)));
+  const own = rows.find((r) => r.scope === op.scope);
+  const other = rows.find((r) => r.scope === twin);
+  const live = (r: KeyRecord | undefined) => r && r.responseStatus !== null && r.createdAt.getTime() > op.now.getTime() - TTL_MS;
+  if (live(other) && !live(own)) {
+    throw new ServiceError(
+      "idempotency_conflict",
+      `This Idempotency-Key was already used for ${twin}: a key names one request on one path. Retry on that path, or use a new key.`,
+    );
+  }
+  return own;
+}
 
 /**
  * The answer already recorded for a key, read with no transaction open (null: none yet). For work an
@@ -119,7 +158,7 @@ const whereKey = (op: IdempotentOperation) =>
  */
 export async function recordedAnswerOf(op: IdempotentOperation): Promise<Answer | null> {
   checkIdempotencyKey(op.key);
-  const [existing] = await getDb().select().from(idempotencyKeys).where(whereKey(op)).limit(1);
+  const existing = await recordsOf(getDb(), op);
   const recorded = recordedAnswer(existing, sha256Hex(canonical(op.request ?? null)), op.now);
   return recorded === "stale" ? null : recorded;
 }
@@ -188,7 +227,7 @@ async function runOnce(
           throw new ServiceError("idempotency_conflict", "A request with this Idempotency-Key is still being processed.");
         }
       }
-      const [existing] = await tx.select().from(idempotencyKeys).where(where).limit(1);
+      const existing = await recordsOf(tx, op);
       const recorded = recordedAnswer(existing, requestHash, op.now);
       if (recorded === "stale") await tx.delete(idempotencyKeys).where(where);
       else if (recorded) return { answer: recorded, replayed: true };

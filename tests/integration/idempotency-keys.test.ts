@@ -73,6 +73,64 @@ describe("keys are scoped by account, method and canonical route", () => {
   });
 });
 
+describe("one key across the two dialects (/v1 and /api/v1 run the same operations)", () => {
+  const post = (m: CreatedAccount, path: string, body: unknown, key: string) => call("POST", path, { auth: m.secretKey, body, headers: keyed(key) });
+
+  it("a cash-out sent on /v1 and retried on /api/v1 with its key is one cash-out: the retry is a 409 that names the path", async () => {
+    const m = await createTestAccount("Loja Saque Dois Dialetos");
+    await paidPix(m, 10_000);
+    const key = randomUUID();
+    const body = { amount: 1_000, pixKey: "loja@example.com" };
+    const first = await post(m, "/v1/cashOut/request", body, key);
+    expect(first.status, first.text).toBe(201);
+    const second = await post(m, "/api/v1/cashOut/request", body, key);
+    expect(second.status, second.text).toBe(409);
+    expect(second.body.code).toBe("idempotency_conflict");
+    expect(second.body.message).toContain("POST /v1/cashOut/request");
+    // The first path still replays its own answer.
+    const again = await post(m, "/v1/cashOut/request", body, key);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(await getDb().select().from(cashOuts).where(eq(cashOuts.companyId, m.companyId))).toHaveLength(1);
+    expect((await balanceOf(m)).reserved).toBe(1_000);
+    await expectBooksAgree(m);
+  });
+
+  it("a charge sent on /api/v1 and retried on /v1 with its key is one charge", async () => {
+    const m = await createTestAccount("Loja Cobranca Dois Dialetos");
+    const key = randomUUID();
+    const body = baseBody({ externalRef: "two-dialects" });
+    const first = await post(m, "/api/v1/transactions", body, key);
+    expect(first.status, first.text).toBe(201);
+    const second = await post(m, "/v1/transactions", body, key);
+    expect(second.status, second.text).toBe(409);
+    expect(second.body.message).toContain("POST /api/v1/transactions");
+    expect(await getDb().select().from(transactions).where(eq(transactions.companyId, m.companyId))).toHaveLength(1);
+  });
+
+  it("a 409 on the other path is not remembered with the key, and another key on the other path runs", async () => {
+    const m = await createTestAccount("Loja Chave Nova Dialeto");
+    const key = randomUUID();
+    const body = baseBody({ externalRef: "two-dialects-new-key" });
+    expect((await post(m, "/api/v1/transactions", body, key)).status).toBe(201);
+    expect((await post(m, "/v1/transactions", body, key)).status).toBe(409);
+    expect(await getDb().select().from(idempotencyKeys).where(eq(idempotencyKeys.companyId, m.companyId))).toHaveLength(1);
+    expect((await post(m, "/v1/transactions", body, randomUUID())).status).toBe(201);
+    expect(await getDb().select().from(transactions).where(eq(transactions.companyId, m.companyId))).toHaveLength(2);
+  });
+
+  it("sent on both paths at once with one key: one charge", async () => {
+    const m = await createTestAccount("Loja Corrida Dialetos");
+    const key = randomUUID();
+    const body = baseBody({ externalRef: "two-dialects-race" });
+    const results = await Promise.all(["/api/v1/transactions", "/v1/transactions", "/api/v1/transactions", "/v1/transactions"].map((p) => post(m, p, body, key)));
+    const created = results.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
+    expect(created).toHaveLength(1);
+    for (const r of results) expect([201, 409]).toContain(r.status);
+    expect(await getDb().select().from(transactions).where(eq(transactions.companyId, m.companyId))).toHaveLength(1);
+  });
+});
+
 describe("replays", () => {
   it("replay the first response byte for byte, with its status and content type", async () => {
     const key = randomUUID();
