@@ -9,10 +9,35 @@ function tooLarge(): ServiceError {
   return new ServiceError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1_000_000} MB.`);
 }
 
+// fatal: a byte sequence that is not UTF-8 throws instead of becoming U+FFFD, which would be stored
+// as the merchant's data ("Jo\uFFFDo" for a Latin-1 "João"). ignoreBOM: a leading BOM is kept, so the
+// JSON parser refuses it as before. Stateless without { stream: true }, so one decoder serves every request.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The body's bytes as text, or null when they are not UTF-8. */
+export function utf8OrNull(bytes: Uint8Array): string | null {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1; application/json defines no charset parameter): a body that is not is a
+ * 400 whatever charset its Content-Type names, rather than a guess at what the client meant.
+ */
+export function notUtf8(): ServiceError {
+  return new ServiceError("validation_error", "The request body is not valid UTF-8: send JSON encoded in UTF-8.", [
+    { field: "body", message: "must be JSON encoded in UTF-8" },
+  ]);
+}
+
 /**
  * Reads a request body as UTF-8 text, at most `limit` bytes: a Content-Length above it is refused
  * before reading, and a body without one (chunked) is read piece by piece and abandoned as soon as it
- * passes the limit, so a large upload never sits whole in memory. 413 `payload_too_large` above it.
+ * passes the limit, so a large upload never sits whole in memory. 413 `payload_too_large` above it;
+ * 400 `validation_error` when the bytes are not UTF-8.
  */
 export async function readBodyText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
   const declared = req.headers.get("content-length");
@@ -31,7 +56,9 @@ export async function readBodyText(req: Request, limit = MAX_BODY_BYTES): Promis
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, size).toString("utf8");
+  const text = utf8OrNull(Buffer.concat(chunks, size));
+  if (text === null) throw notUtf8();
+  return text;
 }
 
 /**
@@ -73,7 +100,7 @@ export function parseJsonText(text: string): unknown {
   return value;
 }
 
-/** Reads a JSON body (at most 1 MB, at most 32 levels deep); malformed JSON is a 400, never a 500. An empty body reads as {}. */
+/** Reads a JSON body (UTF-8, at most 1 MB, at most 32 levels deep); malformed JSON is a 400, never a 500. An empty body reads as {}. */
 export async function readJson(req: Request): Promise<{ value: unknown; text: string }> {
   const text = await readBodyText(req);
   const value = parseJsonText(text);

@@ -29,7 +29,7 @@ export const API_VERSION = "1.0.0";
 
 
 const ERROR_DESCRIPTION: Record<number, string> = {
-  400: "Validation error: a field is missing or invalid, or the body is not JSON",
+  400: "Validation error: a field is missing or invalid, or the body is not JSON in UTF-8",
   401: "Credentials missing or invalid",
   403: "Not allowed",
   404: "Not found (or another account's)",

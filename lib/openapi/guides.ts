@@ -18,7 +18,7 @@ export type Guide = {
 };
 
 const CODE_MEANING: Record<string, string> = {
-  validation_error: "A field is missing or has a bad value; malformed JSON too. `errors` lists every field.",
+  validation_error: "A field is missing or has a bad value; malformed JSON, or a body that is not UTF-8, too. `errors` lists every field.",
   unauthorized: "Credentials missing or invalid (with `WWW-Authenticate: Basic realm=\"api\"`).",
   forbidden: "The credentials are valid but may not do this.",
   not_found: "No such resource for your account (another account's id reads as missing).",

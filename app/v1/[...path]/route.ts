@@ -7,6 +7,7 @@
  * success bodies unwrapped from the envelope, and the few family-only paths (status, balance/available).
  */
 import { parseBasicAuth } from "@/lib/http/basic-auth";
+import { utf8OrNull } from "@/lib/http/body";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/envelope";
 import { withApiKey, withPublic } from "@/lib/http/handler";
@@ -90,8 +91,8 @@ function match(segments: string[]): { pattern: string; module: Module; params: R
 const MAX_BODY = 1_000_000;
 
 /**
- * Reads a body to rewrite it. A body over 1 MB is not read further: it is passed on as it came, for
- * the handler kit to refuse as it refuses any oversized body.
+ * Reads a body to rewrite it. A body over 1 MB is not read further, and a body that is not UTF-8 is
+ * not decoded: either is passed on as it came, for the handler kit to refuse as it refuses any other.
  */
 async function readCapped(req: Request): Promise<{ text: string } | { stream: ReadableStream<Uint8Array> }> {
   if (!req.body) return { text: "" };
@@ -118,7 +119,20 @@ async function readCapped(req: Request): Promise<{ text: string } | { stream: Re
       return { stream };
     }
   }
-  return { text: Buffer.concat(chunks).toString("utf8") };
+  const text = utf8OrNull(Buffer.concat(chunks, size));
+  // Not UTF-8: passed on as it came, for the handler kit to refuse with its 400 (a lenient decoding
+  // here would hand it valid UTF-8 with U+FFFD in place of the bad bytes).
+  if (text === null) return { stream: replay(chunks) };
+  return { text };
+}
+
+function replay(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(c);
+      controller.close();
+    },
+  });
 }
 
 /**
