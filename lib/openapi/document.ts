@@ -295,7 +295,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
         basicAuth: {
           type: "http",
           scheme: "basic",
-          description: "HTTP Basic with your secret key: base64(pk:sk), base64(sk:pk), base64(sk:), base64(sk:x) or base64(sk).",
+          description: "HTTP Basic with your secret key: base64(pk:sk), base64(sk:pk), base64(sk:), base64(sk:x), base64(sk), or the key itself not base64-encoded (Basic sk_...).",
         },
         publicKey: { type: "apiKey", in: "query", name: "publicKey", description: "Your public key (pk_test_...), card tokenization only." },
       },

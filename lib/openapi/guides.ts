@@ -47,7 +47,7 @@ export function guides(env: Env): Guide[] {
       title: "Authentication",
       paragraphs: [
         "Each account has a public key (`pk_test_...`, safe in browsers; only for card tokenization) and a secret key (`sk_test_...`, server side only, shown once; stored as a SHA-256 hash and compared in constant time).",
-        "Every route under /api/v1 except card tokenization, the browser script, health and this reference uses HTTP Basic: `Authorization: Basic base64(credentials)`. All the forms clients of this gateway family send are accepted: the part that starts with `sk_` authenticates, the other part may be your `pk_`, `x`, empty or absent. A `pk_` of another account is a 401; a `pk_` alone is a 401.",
+        "Every route under /api/v1 except card tokenization, the browser script, health and this reference uses HTTP Basic: `Authorization: Basic base64(credentials)`. All the forms clients of this gateway family send are accepted: the part that starts with `sk_` authenticates (user name or password alike), and `Basic sk_...` with the key itself not base64-encoded works too. The other part is not checked unless it is a key: anything else (`x`, empty, absent, any text) is ignored, a `pk_` must be your own (another account's is a 401), a second `sk_` is a 401. A `pk_` alone is a 401.",
         "Card tokenization authenticates with `?publicKey=pk_...` in the query string and is open to every origin (CORS).",
       ],
       table: {
@@ -58,6 +58,7 @@ export function guides(env: Env): Guide[] {
           ["secret with empty password", "Basic base64(sk_test_...:)"],
           ["secret:x", "Basic base64(sk_test_...:x)"],
           ["secret alone, no colon", "Basic base64(sk_test_...)"],
+          ["the key itself, not base64-encoded", "Basic sk_test_... (or Basic sk_test_...:x)"],
         ],
       },
       code: 'curl -u "sk_test_...:" {base_url}/api/v1/company',

@@ -159,23 +159,6 @@ async function rewriteBody(req: Request, rewrite: (value: unknown) => unknown): 
   return new Request(req.url, { ...init, headers, body });
 }
 
-/**
- * `Authorization: Basic sk_...` with the key not base64-encoded, as some of the family's published
- * examples send it: encoded here as base64("sk_...:") for the handler kit, which checks it as any key.
- */
-function withEncodedKey(req: Request): Request {
-  const m = /^\s*basic\s+(sk_[A-Za-z0-9_]+)(?::([^\s]*))?\s*$/i.exec(req.headers.get("authorization") ?? "");
-  if (!m) return req;
-  const headers = new Headers(req.headers);
-  headers.set("authorization", `Basic ${Buffer.from(`${m[1]}:${m[2] ?? ""}`).toString("base64")}`);
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
-  if (req.body) {
-    init.body = req.body;
-    init.duplex = "half";
-  }
-  return new Request(req.url, init as RequestInit);
-}
-
 /** A rewrite's validation error, answered by the handler kit (auth and rate limit first). */
 function failAfterAuth(err: ServiceError) {
   return withApiKey(async () => {
@@ -202,7 +185,8 @@ async function dispatch(method: Method, req: Request, args: { params: Promise<Pa
   }
   const routeArgs = { params: Promise.resolve(route.params as Params) };
 
-  let request = withEncodedKey(req);
+  // `Basic sk_...` with the key not base64-encoded is read by parseBasicAuth, as on /api/v1.
+  let request = req;
   // A charge's body is read here only with a secret key in the header (without one the kit answers
   // 401 without reading it); the card token route is public and reads it anyway.
   const rewrites =
