@@ -211,6 +211,11 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
         <p className={s.subtle} data-testid="installment-interest">
           {t.interestNote(chosen.total - amount, chosen.total)}
         </p>
+      ) : chosen.count > 1 ? (
+        // The installments may differ by centavos (the first carries them): say what they add up to.
+        <p className={s.subtle} data-testid="installment-total">
+          {t.installmentTotal(chosen.count, chosen.total)}
+        </p>
       ) : null}
       <p className={s.secureNote}>
         <LockIcon />

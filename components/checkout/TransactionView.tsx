@@ -1,3 +1,4 @@
+import { splitInstallments } from "@/lib/domain/installments";
 import type { PayerMerchant, PayerOrder, PayerTransaction } from "@/lib/services/checkouts/checkout-page";
 import { Alert } from "../ui/Alert";
 import { BoletoView } from "./BoletoView";
@@ -30,10 +31,11 @@ export async function TransactionView({
 }) {
   const t = dictionary(locale);
   const cardLabel = tx.card?.lastDigits ? t.card.paidWith(BRAND_NAMES[tx.card.brand ?? ""] ?? "", tx.card.lastDigits).trim() : null;
-  // The card was charged `cardTotal`: with interest, installments × the Price-table installment.
+  // The card was charged `cardTotal`, split by the one rule (with interest, installments × the
+  // Price-table installment, all equal; without, the first carries the centavos left).
   const installments =
     tx.installments > 1
-      ? t.card.installment({ count: tx.installments, each: Math.floor(tx.cardTotal / tx.installments), total: tx.cardTotal, interest: tx.cardTotal > tx.amount })
+      ? t.card.installment({ count: tx.installments, ...splitInstallments(tx.cardTotal, tx.installments), total: tx.cardTotal, interest: tx.cardTotal > tx.amount })
       : null;
   const paid = (
     <PaidResult

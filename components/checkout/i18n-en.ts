@@ -1,6 +1,7 @@
 /** The checkout's words in English (the payer's choice, or an English browser); pt-BR is i18n.ts. */
 import { formatBRL } from "@/lib/domain/money";
 import type { Dictionary } from "./i18n";
+import { installmentSplit } from "./format";
 
 export const en: Dictionary = {
   title: "Payment",
@@ -70,10 +71,11 @@ export const en: Dictionary = {
     installments: "Installments",
     installment: (o) =>
       o.count === 1
-        ? `Pay in full · ${formatBRL(o.each)}`
+        ? `Pay in full · ${formatBRL(o.total)}`
         : o.interest
-          ? `${o.count}x of ${formatBRL(o.each)} · total ${formatBRL(o.total)}`
-          : `${o.count}x of ${formatBRL(o.each)}, interest-free`,
+          ? `${installmentSplit(o, "of")} · total ${formatBRL(o.total)}`
+          : `${installmentSplit(o, "of")}, interest-free`,
+    installmentTotal: (count, total) => `Card total: ${formatBRL(total)} in ${count} installments, interest-free.`,
     interestNote: (interest, total) => `With the installment interest (${formatBRL(interest)}), the card is charged ${formatBRL(total)} in all.`,
     pay: (amount) => `Pay ${formatBRL(amount)}`,
     processing: "Processing payment…",

@@ -4,6 +4,7 @@
  */
 import { formatBRL } from "@/lib/domain/money";
 import { en } from "./i18n-en";
+import { installmentSplit as split, type InstallmentLabel } from "./format";
 
 export type Locale = "pt" | "en";
 export const LOCALES: readonly Locale[] = ["pt", "en"];
@@ -17,8 +18,7 @@ export function parseLocale(v: string | null | undefined): Locale | null {
   return null;
 }
 
-/** An installment option as the card form lists it (lib/domain/installments.ts). */
-export type InstallmentLabel = { count: number; each: number; total: number; interest: boolean };
+export type { InstallmentLabel } from "./format";
 
 export const htmlLang = (l: Locale) => (l === "pt" ? "pt-BR" : "en");
 
@@ -94,10 +94,12 @@ const pt = {
     installments: "Parcelas",
     installment: (o: InstallmentLabel) =>
       o.count === 1
-        ? `À vista · ${formatBRL(o.each)}`
+        ? `À vista · ${formatBRL(o.total)}`
         : o.interest
-          ? `${o.count}x de ${formatBRL(o.each)} · total ${formatBRL(o.total)}`
-          : `${o.count}x de ${formatBRL(o.each)} sem juros`,
+          ? `${split(o, "de")} · total ${formatBRL(o.total)}`
+          : `${split(o, "de")} sem juros`,
+    /** Under the options, for an interest-free choice in installments: the total they add up to. */
+    installmentTotal: (count: number, total: number) => `Total no cartão: ${formatBRL(total)} em ${count} parcelas, sem juros.`,
     interestNote: (interest: number, total: number) =>
       `Com os juros do parcelamento (${formatBRL(interest)}), o total no cartão é ${formatBRL(total)}.`,
     pay: (amount: number) => `Pagar ${formatBRL(amount)}`,

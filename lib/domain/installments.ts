@@ -1,8 +1,17 @@
 /**
- * Card installments as the payer sees them ("3x de R$ 33,33 sem juros"). The payer pays the
- * amount; the fee plan's installment surcharge is the merchant's cost, not the payer's. Brazilian
- * shops keep each installment at or above a minimum so a small order is not split into centavos.
+ * Card installments as the payer sees them ("1x de R$ 33,34 + 2x de R$ 33,33 sem juros"). The payer
+ * pays the amount; the fee plan's installment surcharge is the merchant's cost, not the payer's.
+ * Brazilian shops keep each installment at or above a minimum so a small order is not split into
+ * centavos.
+ *
+ * One rule for splitting, wherever installments are priced or shown (the payer's options and
+ * confirmation, the receipt, the dashboard): each installment is the total divided by the count,
+ * rounded down, and the first carries the centavos left, as card issuers bill it. So the
+ * installments always add up to exactly what the card is charged, and the pages say the first one
+ * apart when it differs. With interest the Price-table installment is rounded once and the total is
+ * count × it, so every installment is equal.
  */
+import { formatBRL } from "./money";
 
 /**
  * fees.ts's MAX_INSTALLMENTS, repeated: this module runs in the payer's browser, and importing
@@ -13,15 +22,31 @@ export const MIN_INSTALLMENT_CENTAVOS = 500;
 
 export type InstallmentOption = {
   count: number;
-  /** Each installment, rounded down; the first carries the remainder centavos. */
+  /** Each installment but the first: the total divided by the count, rounded down. */
   each: number;
+  /** The first installment: `each` plus the centavos left, so first + each × (count − 1) = total. */
+  first: number;
   total: number;
 };
+
+/** `total` centavos in `count` installments by the one rule: rounded down, the first carrying the rest. */
+export function splitInstallments(total: number, count: number): { first: number; each: number } {
+  if (!Number.isSafeInteger(total) || total < 1) throw new RangeError(`total must be positive centavos, got ${total}`);
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`);
+  const each = Math.floor(total / count);
+  return { first: total - each * (count - 1), each };
+}
+
+/** "1x de R$ 99,68 + 2x de R$ 99,66" (R$ 299,00 in 3x), or "3x de R$ 53,00" when all are equal. */
+export function installmentsText(total: number, count: number): string {
+  const { first, each } = splitInstallments(total, count);
+  return first === each ? `${count}x de ${formatBRL(each)}` : `1x de ${formatBRL(first)} + ${count - 1}x de ${formatBRL(each)}`;
+}
 
 export function installmentOptions(amount: number, max: number = MAX_CARD_INSTALLMENTS): InstallmentOption[] {
   if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`amount must be positive centavos, got ${amount}`);
   const cap = Math.max(1, Math.min(max, MAX_CARD_INSTALLMENTS, Math.floor(amount / MIN_INSTALLMENT_CENTAVOS)));
-  return Array.from({ length: cap }, (_, i) => ({ count: i + 1, each: Math.floor(amount / (i + 1)), total: amount }));
+  return Array.from({ length: cap }, (_, i) => ({ count: i + 1, ...splitInstallments(amount, i + 1), total: amount }));
 }
 
 /**
@@ -39,13 +64,14 @@ export type PricedInstallmentOption = InstallmentOption & { interest: boolean; m
 /**
  * Price-table installment, exactly: PMT = PV·i·(1+i)^n / ((1+i)^n − 1) with i = bp/10000, in
  * integers (BigInt), rounded half up to the centavo. No floating point: the same centavos in the
- * payer's browser, the server and the tests.
+ * payer's browser, the server and the tests. Without a rate it is the amount split by the one rule
+ * (rounded down; the first installment carries the rest, see splitInstallments).
  */
 export function priceInstallment(amount: number, n: number, monthlyRateBp: number): number {
   if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`amount must be positive centavos, got ${amount}`);
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
   if (!Number.isInteger(monthlyRateBp) || monthlyRateBp < 0) throw new RangeError(`monthlyRateBp must be a non-negative integer, got ${monthlyRateBp}`);
-  if (monthlyRateBp === 0) return Math.ceil(amount / n);
+  if (monthlyRateBp === 0) return splitInstallments(amount, n).each;
   const a = BigInt(10_000 + monthlyRateBp) ** BigInt(n);
   const b = 10_000n ** BigInt(n);
   const num = BigInt(amount) * BigInt(monthlyRateBp) * a;
@@ -64,7 +90,7 @@ export function pricedInstallmentOptions(amount: number, plan: InstallmentPlan =
   return installmentOptions(amount, max).map((o) => {
     if (o.count <= Math.max(1, plan.interestFree) || plan.monthlyRateBp === 0) return { ...o, interest: false, monthlyRateBp: 0 };
     const each = priceInstallment(amount, o.count, plan.monthlyRateBp);
-    return { count: o.count, each, total: each * o.count, interest: true, monthlyRateBp: plan.monthlyRateBp };
+    return { count: o.count, each, first: each, total: each * o.count, interest: true, monthlyRateBp: plan.monthlyRateBp };
   });
 }
 

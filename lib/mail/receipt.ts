@@ -9,6 +9,7 @@ import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { formatBRL } from "@/lib/domain/money";
+import { installmentsText } from "@/lib/domain/installments";
 import { getEnv } from "@/lib/env";
 import { getLogger, scrub } from "@/lib/logger";
 import { findAccountById } from "@/lib/services/accounts/accounts";
@@ -41,6 +42,10 @@ export function receiptMail(
     ...(t.externalRef ? ([["Pedido", t.externalRef]] as [string, string][]) : []),
     ["Transação", `#${t.id}`],
     ["Meio", METHOD[t.paymentMethod] + (t.installments > 1 ? ` em ${t.installments}x` : "")],
+    // Each installment as the card bills it (the first carries the centavos the split leaves), so they add up to the total.
+    ...(t.paymentMethod === "credit_card" && t.installments > 1
+      ? ([["Parcelas", `${installmentsText(charged, t.installments)}${charged > t.amount ? " com juros" : " sem juros"}`]] as [string, string][])
+      : []),
     ...(t.paidAt ? ([["Pago em", when(t.paidAt)]] as [string, string][]) : []),
   ];
   const first = t.customer.name.trim().split(/\s+/)[0] ?? "";

@@ -33,13 +33,17 @@ test.describe("payment link: card", () => {
     await fillCard(page, GOOD_CARD);
     await expect(page.locator("[id$=\"-number-adornment\"]").getByText("Visa", { exact: true })).toBeVisible();
     await page.getByTestId("card-installments").selectOption("3");
-    await expect(page.getByTestId("card-installments").locator("option:checked")).toHaveText("3x de R$ 99,66 sem juros");
+    // R$ 299,00 in 3x: the first installment carries the 2 centavos the split leaves, and they add up to the total.
+    await expect(page.getByTestId("card-installments").locator("option:checked")).toHaveText("1x de R$ 99,68 + 2x de R$ 99,66 sem juros");
+    await expect(page.getByTestId("card-installments").locator("option").nth(11)).toHaveText("1x de R$ 24,99 + 11x de R$ 24,91 sem juros");
+    await expect(page.getByTestId("installment-total")).toHaveText("Total no cartão: R$ 299,00 em 3 parcelas, sem juros.");
     await expectAccessible(page, "link card form");
     await screenshot(page, "link-card-form");
     await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
 
     await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible();
-    await expect(page.getByTestId("paid-screen")).toContainText("Pago com cartão de crédito · Visa final 4242 · 3x de R$ 99,66 sem juros");
+    await expect(page.getByTestId("paid-screen")).toContainText("Pago com cartão de crédito · Visa final 4242 · 1x de R$ 99,68 + 2x de R$ 99,66 sem juros");
+    await expect(page.getByTestId("paid-screen")).toContainText("R$ 299,00");
     await expectAccessible(page, "card paid");
     await screenshot(page, "card-paid");
     expectPanOnlyToTokenization(log, GOOD_CARD);

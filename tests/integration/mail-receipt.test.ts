@@ -71,6 +71,25 @@ describe("payer's e-mail receipt", () => {
     expect(receiver.mails).toHaveLength(1);
   });
 
+  it("says a card's installments as billed, adding up to what was paid (R$ 299,00 in 3x: R$ 99,68 + 2 × R$ 99,66)", async () => {
+    const { cardBody } = await import("../helpers/cash-in");
+    const before = receiver.mails.length;
+    const body = await cardBody(a.publicKey, "4242424242424242", {
+      amount: 29_900,
+      items: [{ title: "Curso de fotografia", unitPrice: 29_900, quantity: 1, tangible: false }],
+      installments: 3,
+      customer: { name: "Joana Pereira", email: "joana.pereira@example.com", document: { type: "cpf", number: "11144477735" } },
+    });
+    const res = await call("POST", "/api/v1/transactions", { auth: a.secretKey, body });
+    expect(res.status).toBe(201);
+    expect(res.body.data.status).toBe("paid");
+    expect(await sendDueReceipts({ limit: 10 })).toBe(1);
+    const text = textOf(receiver.mails[before].raw);
+    expect(text).toMatch(/Recebemos seu pagamento de R\$\s299,00/);
+    expect(text).toMatch(/Parcelas: 1x de R\$\s99,68 \+ 2x de R\$\s99,66 sem juros/);
+    expect(text).not.toMatch(/99,67/);
+  });
+
   it("is not sent when SMTP_URL is unset (the configuration has no SMTP then)", () => {
     expect(parseEnv({}).smtpUrl).toBeUndefined();
     expect(() => parseEnv({ SMTP_URL: "http://mail.example.com" })).toThrow(/SMTP_URL/);

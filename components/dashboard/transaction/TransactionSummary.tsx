@@ -1,4 +1,5 @@
 import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
+import { installmentsText } from "@/lib/domain/installments";
 import { FeeStat } from "@/components/dashboard/FeeStat";
 import { formatBRL, formatDateTime } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
@@ -12,7 +13,12 @@ export function TransactionSummary({ t, paid }: { t: TransactionRow; paid: numbe
         <span className={ui.statValue} data-testid="tx-amount">
           {formatBRL(t.amount)}
         </span>
-        {t.installments > 1 && <span className={ui.statHint}>em {t.installments}x</span>}
+        {t.installments > 1 && (
+          <span className={ui.statHint} data-testid="tx-installments">
+            {/* What the card was charged, as it bills it: the first installment carries the centavos the split leaves. */}
+            {t.paidAmount > 0 ? `em ${installmentsText(t.paidAmount, t.installments)}` : `em ${t.installments}x`}
+          </span>
+        )}
       </div>
       <div className={`${ui.card} ${ui.stat}`}>
         <span className={ui.statLabel}>Pago</span>

@@ -94,7 +94,11 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
               {preview.map((o) => (
                 <tr key={o.count}>
                   <td>{o.count}x</td>
-                  <td className={ui.num}>{formatBRL(o.each)}</td>
+                  <td className={ui.num}>
+                    {formatBRL(o.each)}
+                    {/* The first installment carries the centavos the split leaves: say it, so the row adds up to its total. */}
+                    {o.first !== o.each ? ` (1ª de ${formatBRL(o.first)})` : null}
+                  </td>
                   <td className={ui.num}>{formatBRL(o.total)}</td>
                   <td>{o.interest ? `${ratePercentText(o.monthlyRateBp)}% a.m.` : "sem juros"}</td>
                 </tr>
