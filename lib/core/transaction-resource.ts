@@ -122,11 +122,26 @@ export function transactionResource(t: TransactionRow, pspRefunds?: readonly Psp
 export type TransactionResource = ReturnType<typeof transactionResource>;
 
 
+/**
+ * The fee a transaction reports (`fees`, and `fee { netAmount, fixedAmount, estimatedFee }` on /v1
+ * and in notifications). A refused card moved no money: no fee was charged and nothing is net, so
+ * all three are 0 (the row keeps the plan's quote, which no journal ever posted). Every other
+ * status reports the plan's fee, `netAmount = amount - estimatedFee`, as before.
+ */
+export function reportedFee(t: { status: string; amount: number; feeFixed: number; feeEstimated: number }): {
+  netAmount: number;
+  fixedAmount: number;
+  estimatedFee: number;
+} {
+  if (t.status === "refused") return { netAmount: 0, fixedAmount: 0, estimatedFee: 0 };
+  return { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated };
+}
+
 export function v1TransactionResource(t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
   return {
     ...transactionResource(t, pspRefunds),
-    fees: t.feeEstimated,
-    fee: { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated },
+    fees: reportedFee(t).estimatedFee,
+    fee: reportedFee(t),
     postbackUrl: t.postbackUrl,
     externalRef: t.externalRef,
     ip: t.ip,

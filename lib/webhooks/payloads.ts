@@ -4,7 +4,7 @@ import { cardView } from "@/lib/core/card-view";
 import { boletoUrlOf } from "@/lib/core/public-urls";
 import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
 import type { Dialect } from "@/lib/core/dialect";
-import { pspRefundFields, pspRefundView, transactionResource, v1TransactionResource } from "@/lib/core/transaction-resource";
+import { pspRefundFields, pspRefundView, reportedFee, transactionResource, v1TransactionResource } from "@/lib/core/transaction-resource";
 
 /**
  * What the outbox stores for a transaction event, in the dialect the transaction was created with:
@@ -48,7 +48,7 @@ export function transactionEventData(t: TransactionRow, kind: WebhookEventKind, 
     installments: t.installments,
     externalRef: t.externalRef,
     secureId: t.secureId,
-    fee: { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated },
+    fee: reportedFee(t),
     ...(t.paymentMethod === "pix" ? { pix: { qrcode: t.pixQrcode, end2end: t.pixEnd2end } } : {}),
     ...(t.paymentMethod === "boleto"
       ? { boleto: { url: boletoUrlOf(t.secureId), barcode: t.boletoBarcode, digitableLine: t.boletoDigitableLine } }

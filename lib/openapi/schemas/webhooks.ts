@@ -58,9 +58,9 @@ export const RedeliverySchema = WebhookEventSchema.extend({
 
 const FeeSchema = z
   .object({
-    netAmount: centavos("amount - estimatedFee"),
-    fixedAmount: centavos("Fixed part of the fee"),
-    estimatedFee: centavos("Whole fee"),
+    netAmount: centavos("amount - estimatedFee; 0 for a refused card (it brought nothing)"),
+    fixedAmount: centavos("Fixed part of the fee; 0 for a refused card"),
+    estimatedFee: centavos("Whole fee; 0 for a refused card, which was charged nothing"),
   })
   .meta({ id: "WebhookFee" });
 

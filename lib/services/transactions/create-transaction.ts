@@ -19,7 +19,7 @@ import { consumeCardToken } from "./card-tokens";
 import { cardInstallmentOption, parseCreateTransaction } from "./parse-create-transaction";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
-import { boletoUrlOf, cardView, transactionResource, type TransactionRow } from "./transaction-view";
+import { boletoUrlOf, cardView, reportedFee, transactionResource, type TransactionRow } from "./transaction-view";
 
 const DAY_MS = 86_400_000;
 
@@ -359,7 +359,7 @@ async function issueBoleto(tx: Tx, ctx: ServiceContext, input: Request, processo
 export function transactionCreatedResource(t: TransactionRow) {
   return {
     ...transactionResource(t),
-    fees: t.feeEstimated,
+    fees: reportedFee(t).estimatedFee,
     ...(t.postbackUrl ? { postbackUrl: t.postbackUrl } : {}),
     ...(t.returnUrl ? { returnUrl: t.returnUrl } : {}),
     ...(t.paymentMethod === "credit_card"

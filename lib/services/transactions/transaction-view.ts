@@ -13,6 +13,7 @@ export {
   needsPspRefunds,
   pspRefundView,
   refundsAtPsp,
+  reportedFee,
   transactionResource,
   v1TransactionResource,
   type PspRefundView,
