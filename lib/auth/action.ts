@@ -22,7 +22,7 @@ const MESSAGE_BY_CODE: Partial<Record<ErrorCode, string>> = {
 /** A service failure as a sentence for the merchant (Portuguese for the common cases). */
 export function errorState(err: unknown): ActionState<never> {
   if (err instanceof ServiceError) {
-    const known = MESSAGE_BY_CODE[err.code];
+    const known = err.messagePt ?? MESSAGE_BY_CODE[err.code];
     if (known) return { status: "error", message: known };
     if (err.code !== "internal_error") {
       const fieldErrors = err.errors?.length ? Object.fromEntries(err.errors.map((e) => [e.field, e.message])) : undefined;

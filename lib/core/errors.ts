@@ -18,11 +18,14 @@ export type FieldError = { field: string; message: string };
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly errors?: FieldError[];
-  constructor(code: ErrorCode, message: string, errors?: FieldError[]) {
+  /** The same sentence in Portuguese for the dashboard's forms, when the generic one for `code` would hide its figures. */
+  readonly messagePt?: string;
+  constructor(code: ErrorCode, message: string, errors?: FieldError[], opts: { messagePt?: string } = {}) {
     super(message);
     this.name = "ServiceError";
     this.code = code;
     this.errors = errors;
+    this.messagePt = opts.messagePt;
   }
 }
 

@@ -1,10 +1,11 @@
 import type { Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { paidAmountOf } from "@/lib/domain/journals";
+import { paidAmountOf, waitingShare } from "@/lib/domain/journals";
 import { formatBRL } from "@/lib/domain/money";
 import { executeTransaction } from "@/lib/executor/execute";
 import { parseWith } from "@/lib/core/validation";
 import { RefundRequest } from "@/lib/schemas/money";
+import { getBalance } from "../accounts/get-balance";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { getTransaction } from "./get-transaction";
@@ -49,6 +50,46 @@ export async function refundTransaction(
     }
 
     const cause = amount < refundable ? "partial_refund" : "refund";
-    return executeTransaction(tx, ctx, { cause, transaction: t, facts: { amount, ...(opts.fromReserve ? { fromReserve: true } : {}) } });
+    try {
+      return await executeTransaction(tx, ctx, { cause, transaction: t, facts: { amount, ...(opts.fromReserve ? { fromReserve: true } : {}) } });
+    } catch (err) {
+      // The guard refused the debit before writing anything (lib/ledger/post.ts): say with which figures.
+      if (err instanceof ServiceError && err.code === "insufficient_balance" && !opts.fromReserve) throw await refundNotCovered(ctx, tx, t, amount);
+      throw err;
+    }
   });
 }
+
+/**
+ * Why a refund is not covered, in figures: a refund debits the sale's own funds still waiting to
+ * settle first (an unsettled card) and the rest from available (lib/domain/journals.ts,
+ * refundJournal), and the fee is kept on refunds, so even a card sale's own full refund needs the
+ * fee's worth of available money. Read in the refund's transaction, after the guard locked the rows.
+ */
+async function refundNotCovered(ctx: ServiceContext, tx: Tx, t: TransactionRow, amount: number): Promise<ServiceError> {
+  const balance = await getBalance(ctx, tx);
+  const fromWaiting = Math.min(amount, waitingShare(t));
+  const needed = amount - fromWaiting;
+  const until = t.settleAt && !t.settledAt ? t.settleAt : null;
+  const en = [`The available balance does not cover this refund of ${formatBRL(amount)}: it needs ${formatBRL(needed)} from the available balance, which has ${formatBRL(balance.available)}.`];
+  const pt = [`O saldo disponível não cobre este reembolso de ${formatBRL(amount)}: ele precisa de ${formatBRL(needed)} do saldo disponível, que tem ${formatBRL(balance.available)}.`];
+  if (fromWaiting > 0) {
+    en.push(
+      `The other ${formatBRL(fromWaiting)} comes from this card sale's own funds, which wait in waitingFunds until they settle${until ? ` (on ${until.toISOString().slice(0, 10)})` : ""}; the fee is kept on refunds, so the rest must come from available money.`,
+    );
+    pt.push(
+      `Os outros ${formatBRL(fromWaiting)} saem do próprio valor desta venda no cartão, que fica a receber até a liquidação${until ? ` (em ${dateBR(until)})` : ""}; a tarifa não é devolvida no reembolso, por isso o restante precisa vir do saldo disponível.`,
+    );
+  } else if (balance.waitingFunds > 0) {
+    en.push(`Card sales wait in waitingFunds (${formatBRL(balance.waitingFunds)} now) until they settle, and only then become available.`);
+    pt.push(`Vendas no cartão ficam a receber (${formatBRL(balance.waitingFunds)} agora) até a liquidação, e só então entram no saldo disponível.`);
+  }
+  return new ServiceError(
+    "insufficient_balance",
+    en.join(" "),
+    [{ field: "amount", message: `needs ${formatBRL(needed)} of available balance; available is ${formatBRL(balance.available)}` }],
+    { messagePt: pt.join(" ") },
+  );
+}
+
+const dateBR = (d: Date) => new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" }).format(d);
