@@ -183,6 +183,16 @@ describe("cash-out by API", () => {
     expect(await balanceOf(a)).toEqual(before);
   }
 
+  it("refuses an e-mail key sent with pixKeyType cpf saying so, in one sentence join, without the phone hint", async () => {
+    const res = await cashOut(a, { amount: 10, pixKey: "maria@example.com", pixKeyType: "cpf" });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("validation_error");
+    expect(res.body.message).toBe(
+      "The cash-out request is invalid: the PIX key looks like an e-mail address, but pixKeyType is cpf: send pixKeyType email (or leave it out), or a CPF as the key.",
+    );
+    expect(res.body.errors).toEqual([{ field: "pixKey", message: expect.not.stringMatching(/phone/i) }]);
+  });
+
   it.each([...MISTYPED_CPFS, ...MISTYPED_CNPJS])("refuses the mistyped document %j, saying how to write a phone key", async (pixKey) => {
     await expectRefused({ pixKey }, "+55 11 98765-4321");
   });

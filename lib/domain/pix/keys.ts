@@ -75,6 +75,26 @@ const MESSAGES: Record<PixKeyProblem, string> = {
 
 const fail = (problem: PixKeyProblem, message = MESSAGES[problem]): PixKeyResult => ({ ok: false, problem, message });
 
+const SHAPE_NAME: Partial<Record<PixKeyType, string>> = { email: "an e-mail address", evp: "a random key (EVP)" };
+const DOCUMENT_NAME = { cpf: "CPF (11 digits whose check digits hold)", cnpj: "CNPJ (14 characters whose check digits hold)" } as const;
+
+/**
+ * A document key (the type sent, or its shape) whose check fails, said for what the key is: another
+ * kind of key sent with the wrong type is named ("looks like an e-mail address, but pixKeyType is
+ * cpf"); the phone hint is for digits only, which may be a phone meant as one; anything else is
+ * simply not a valid document.
+ */
+function invalidDocument(problem: "invalid_cpf" | "invalid_cnpj", k: string, typeSent: boolean): PixKeyResult {
+  const doc = problem === "invalid_cpf" ? "cpf" : "cnpj";
+  const shape = typeByShape(k);
+  const looksLike = typeSent && shape !== null && shape !== "ambiguous" ? SHAPE_NAME[shape] : undefined;
+  if (looksLike) {
+    return fail(problem, `The PIX key looks like ${looksLike}, but pixKeyType is ${doc}: send pixKeyType ${shape} (or leave it out), or a ${doc.toUpperCase()} as the key.`);
+  }
+  if (/^[\d\s().\/+-]+$/.test(k)) return fail(problem);
+  return fail(problem, `The PIX key is not a valid ${DOCUMENT_NAME[doc]}.`);
+}
+
 function isPixKeyType(s: string): s is PixKeyType {
   return (PIX_KEY_TYPES as readonly string[]).includes(s);
 }
@@ -122,7 +142,8 @@ export function parsePixKey(raw: string, type?: string | null): PixKeyResult {
   if (typeof raw !== "string" || raw.trim() === "") return fail("empty");
   const k = raw.trim();
   let keyType: PixKeyType | null;
-  if (type === undefined || type === null || type.trim() === "") {
+  const typeSent = !(type === undefined || type === null || type.trim() === "");
+  if (!typeSent) {
     const shape = typeByShape(k);
     if (shape === null) return fail("not_a_key");
     if (shape === "ambiguous") return fail("ambiguous_digits");
@@ -138,11 +159,11 @@ export function parsePixKey(raw: string, type?: string | null): PixKeyResult {
   switch (keyType) {
     case "cpf": {
       const cpf = normalizeDocument(k);
-      return isValidCpf(cpf) ? { ok: true, type: "cpf", key: cpf } : fail("invalid_cpf");
+      return isValidCpf(cpf) ? { ok: true, type: "cpf", key: cpf } : invalidDocument("invalid_cpf", k, typeSent);
     }
     case "cnpj": {
       const cnpj = normalizeDocument(k);
-      return isValidCnpj(cnpj) ? { ok: true, type: "cnpj", key: cnpj } : fail("invalid_cnpj");
+      return isValidCnpj(cnpj) ? { ok: true, type: "cnpj", key: cnpj } : invalidDocument("invalid_cnpj", k, typeSent);
     }
     case "email": {
       const email = k.toLowerCase();

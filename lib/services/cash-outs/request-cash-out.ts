@@ -43,7 +43,9 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
   const key = parsePixKey(req.pixKey, keyType);
   if (!key.ok) {
     const field = key.problem === "unknown_type" ? "pixKeyType" : "pixKey";
-    throw validation(`The cash-out request is invalid: ${key.message}`, [{ field, message: key.message }]);
+    // One sentence: "…is invalid: the PIX key is not…" (the parser's message starts a sentence of its own).
+    const reason = key.message.charAt(0).toLowerCase() + key.message.slice(1);
+    throw validation(`The cash-out request is invalid: ${reason}`, [{ field, message: key.message }]);
   }
   if (req.postbackUrl) await checkPostbackUrl(ctx, req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);

@@ -131,3 +131,29 @@ describe("a phone key follows one rule, with or without the type", () => {
     expect(parsePixKey(key)).toEqual(typed);
   });
 });
+
+describe("a key refused for the type sent says what the key looks like, and hints at phones only for digits", () => {
+  it.each([
+    ["maria@example.com", "cpf", "invalid_cpf", "looks like an e-mail address, but pixKeyType is cpf"],
+    ["maria@example.com", "CNPJ", "invalid_cnpj", "looks like an e-mail address, but pixKeyType is cnpj"],
+    ["123e4567-e12b-12d1-a456-426655440000", "cpf", "invalid_cpf", "looks like a random key (EVP), but pixKeyType is cpf"],
+  ])("%s sent as %s", (key, type, problem, says) => {
+    const result = parsePixKey(key, type);
+    expect(result).toMatchObject({ ok: false, problem });
+    if (!result.ok) {
+      expect(result.message).toContain(says);
+      expect(result.message).not.toMatch(/phone/i);
+    }
+  });
+
+  it("a word that is no document is simply not a valid CPF, without the phone hint", () => {
+    const result = parsePixKey("loja-da-maria", "cpf");
+    expect(result).toMatchObject({ ok: false, problem: "invalid_cpf", message: "The PIX key is not a valid CPF (11 digits whose check digits hold)." });
+  });
+
+  it("digits that could be a phone keep the hint", () => {
+    const result = parsePixKey("(11) 98765-4321", "cpf");
+    expect(result).toMatchObject({ ok: false, problem: "invalid_cpf" });
+    if (!result.ok) expect(result.message).toContain("+55 11 98765-4321");
+  });
+});
