@@ -49,10 +49,21 @@ export function IdCell({ id, href }: { id: number; href: string }) {
   );
 }
 
-export function DateCell({ at }: { at: Date | string }) {
+/** `stacked`: the date over the time, for a table in a narrow column (the cash-out page's history). */
+export function DateCell({ at, stacked = false }: { at: Date | string; stacked?: boolean }) {
+  const text = formatDateTime(at);
+  const [day, time] = text.split(", ");
   return (
     <td data-label="Data" className={ui.nowrap}>
-      {formatDateTime(at)}
+      {stacked && time ? (
+        <>
+          {day}
+          <br />
+          <span className={ui.muted}>{time}</span>
+        </>
+      ) : (
+        text
+      )}
     </td>
   );
 }

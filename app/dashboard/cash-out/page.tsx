@@ -54,7 +54,7 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
                 return (
                   <tr key={c.id} data-cash-out-id={c.id} className={ui.rowTap}>
                     <IdCell id={c.id} href={`/dashboard/cash-out/${c.id}`} />
-                    <DateCell at={c.createdAt} />
+                    <DateCell at={c.createdAt} stacked />
                     <td data-label="Destino">
                       <div className={ui.mono}>{c.pixKey}</div>
                       <div className={`${ui.muted} ${ui.small}`}>
