@@ -45,6 +45,8 @@ const ERROR_DESCRIPTION: Record<number, string> = {
 export function errorCodesOf(op: ApiOperation): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors ?? []);
   if (op.body || op.query || op.pathParams) codes.add("validation_error");
+  // The handler kit reads the body of every write it authenticates (lib/http/body.ts), documented or not.
+  if (op.body || (op.auth === "secretKey" && op.method !== "get")) codes.add("payload_too_large");
   if (op.auth !== "none") codes.add("unauthorized");
   if (op.auth === "secretKey") codes.add("rate_limited");
   if (op.idempotent) codes.add("idempotency_conflict");

@@ -68,7 +68,7 @@ export function guides(env: Env): Guide[] {
       title: "Responses and errors",
       paragraphs: [
         "Success: `{ success: true, message?, status, data }` (`message` on creation only; `status` repeats the HTTP status). Amounts are integers in centavos everywhere.",
-        "Errors: `{ success: false, status, message, code, errors?, requestId? }`. Branch on `code`, never on `message`. Malformed JSON is a 400, never a 500. Every response carries `X-Request-Id`.",
+        "Errors: `{ success: false, status, message, code, errors?, requestId? }`. Branch on `code`, never on `message`. Malformed JSON, or a body that is not UTF-8, is a 400, never a 500. Every response carries `X-Request-Id`.",
       ],
       table: {
         columns: ["code", "HTTP", "When"],

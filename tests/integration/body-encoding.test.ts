@@ -30,7 +30,7 @@ function request(url: string, body: Uint8Array, headers: Record<string, string> 
   return new Request(`http://localhost:3000${url}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
-    body,
+    body: new Uint8Array(body),
   });
 }
 
