@@ -15,8 +15,13 @@ import { allowedMethodsOf } from "./api-routes";
  *   405, the route's Allow and the one error body (api-routes.ts), where Next sends a bare 405;
  * - answers methods Next cannot serve with 405 and an Allow header: TRACE (which the Fetch API
  *   refuses to build a Request for, a 500 inside Next) and unknown ones (a bare 400 from Next, or
- *   from Node's parser for names it does not know). The server is hooked at its first request: a
- *   connection's very first bytes before any request was served still get Node's own 400.
+ *   from Node's parser for names it does not know): on a known API path with that path's own Allow,
+ *   elsewhere with the server's methods. The server is hooked at its first request: a connection's
+ *   very first bytes before any request was served still get Node's own 400;
+ * - serves an API path with a trailing slash as the path without it (`/api/v1/transactions/` is
+ *   `/api/v1/transactions`, query kept): Next would answer it with a 308 and a plain-text body, which a
+ *   client that does not follow redirects on a POST cannot read. Done here, before Next routes the
+ *   request, so that pages keep Next's own redirect and the API's hot path pays one `endsWith`.
  *
  * `http.server.request.start` is published synchronously just before the server emits `request`.
  */
@@ -25,14 +30,32 @@ const ALLOWED = new Set<string>(ALLOWED_METHODS);
 
 const g = globalThis as unknown as { __araraRequestGuard?: { servers: WeakSet<Server> } };
 
-/** 405 with the one error body: `route` when the path is an API route that does not take the method. */
-function methodNotAllowed(req: IncomingMessage, res: ServerResponse, route?: { path: string; allow: string[] }): void {
+type Route = { path: string; allow: string[] };
+
+/** The API route a request target names, with the methods it takes; null for any other path. */
+function routeOf(target: string): Route | null {
+  const path = target.split("?")[0];
+  const allow = allowedMethodsOf(path);
+  return allow ? { path: path.slice(0, 200), allow } : null;
+}
+
+/**
+ * The 405's Allow and message: a known API path's own methods, never ones it does not take; elsewhere
+ * the server's methods, without promising any of them for the path asked.
+ */
+function refusal(rawMethod: string, route: Route | null): { allow: string[]; message: string } {
+  const method = rawMethod.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20);
+  if (route) return { allow: route.allow, message: `${route.path} does not take ${method}; use ${route.allow.join(", ")}.` };
+  return {
+    allow: [...ALLOWED_METHODS],
+    message: `HTTP method ${method || "(unreadable)"} is not supported. This server serves ${ALLOWED_METHODS.join(", ")}, each path only some of them.`,
+  };
+}
+
+/** 405 with the one error body: `route` when the path is an API route, whose methods Allow lists. */
+function methodNotAllowed(req: IncomingMessage, res: ServerResponse, route: Route | null): void {
   const requestId = randomUUID();
-  const method = (req.method ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20);
-  const allow = route?.allow ?? [...ALLOWED_METHODS];
-  const message = route
-    ? `${route.path} does not take ${method}; use ${allow.join(", ")}.`
-    : `HTTP method ${method} is not supported; use one of ${allow.join(", ")}.`;
+  const { allow, message } = refusal(req.method ?? "", route);
   const body = JSON.stringify(errorBody("method_not_allowed", message, undefined, requestId));
   res.writeHead(405, {
     allow: allow.join(", "),
@@ -47,18 +70,26 @@ function methodNotAllowed(req: IncomingMessage, res: ServerResponse, route?: { p
   req.resume();
 }
 
+/** The method and target of a request line in the bytes Node's parser gave up on, if readable. */
+function requestLineOf(raw: unknown): { method: string; target: string } | null {
+  if (!Buffer.isBuffer(raw)) return null;
+  const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,40}) (\S{1,2048}) HTTP\/\d\.\d\r?\n/.exec(raw.subarray(0, 2100).toString("latin1"));
+  return m ? { method: m[1], target: m[2] } : null;
+}
+
 /**
  * Node's HTTP parser refuses methods it does not know (FOO) itself, with a bare 400, before any
- * request exists: those become the same 405. Other parse errors keep Node's own answers.
+ * request exists: those become the same 405 (read from the bytes it was given, so a known API path
+ * gets its own Allow). Other parse errors keep Node's own answers.
  */
 function onClientError(server: Server, others: ((err: Error, socket: Duplex) => void)[]) {
-  return (err: Error & { code?: string }, socket: Duplex) => {
+  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Duplex) => {
     if (err.code === "HPE_INVALID_METHOD" && socket.writable) {
-      const body = JSON.stringify(
-        errorBody("method_not_allowed", `This HTTP method is not supported; use one of ${ALLOWED_METHODS.join(", ")}.`),
-      );
+      const line = requestLineOf(err.rawPacket);
+      const { allow, message } = refusal(line?.method ?? "", line ? routeOf(line.target) : null);
+      const body = JSON.stringify(errorBody("method_not_allowed", message));
       socket.end(
-        `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS.join(", ")}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${allow.join(", ")}\r\nContent-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
       );
       return;
@@ -82,13 +113,25 @@ function guardServer(server: Server): void {
   const listeners = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    if (!ALLOWED.has(req.method ?? "")) return methodNotAllowed(req, res);
+    const route = routeOf(req.url ?? "");
+    if (!ALLOWED.has(req.method ?? "")) return methodNotAllowed(req, res, route);
     // A known API path asked with a method its route does not take: Next's answer would be a bare 405.
-    const path = (req.url ?? "").split("?")[0];
-    const allow = allowedMethodsOf(path);
-    if (allow && !allow.includes(req.method!)) return methodNotAllowed(req, res, { path: path.slice(0, 200), allow });
+    if (route && !route.allow.includes(req.method!)) return methodNotAllowed(req, res, route);
     for (const l of listeners) l.call(server, req, res);
   });
+}
+
+const API_PATH = /^\/(?:api\/)?v1\/[^/]/;
+
+/**
+ * The request target without the trailing slashes of its path when it is an API path
+ * (`/api/v1/...`, `/v1/...`), query kept; null when there is nothing to change.
+ */
+export function apiTargetWithoutTrailingSlash(target: string): string | null {
+  const q = target.indexOf("?");
+  const path = q === -1 ? target : target.slice(0, q);
+  if (!path.endsWith("/") || !API_PATH.test(path)) return null;
+  return path.replace(/\/+$/, "") + (q === -1 ? "" : target.slice(q));
 }
 
 export function installRequestGuard(): void {
@@ -97,6 +140,8 @@ export function installRequestGuard(): void {
   dc.subscribe("http.server.request.start", (message) => {
     const { request, server } = message as { request: IncomingMessage; server: Server };
     request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
+    const target = apiTargetWithoutTrailingSlash(request.url ?? "");
+    if (target !== null) request.url = target;
     if (!state.servers.has(server)) {
       state.servers.add(server);
       guardServer(server);

@@ -3,8 +3,11 @@
  * database (their counts must add up), on PGlite one instance. Requests leave from different loopback
  * addresses (127.0.0.2, 127.0.0.3...) so the server sees different peers, as it would different clients.
  *
- * - TRACE and unknown methods: 405 with Allow and the error body (TRACE used to be a 500);
+ * - TRACE and unknown methods: 405 with Allow and the error body (TRACE used to be a 500), a known API
+ *   path's own Allow on it;
  * - a known API path with a method its route does not take: 405 with the route's Allow and the error body;
+ * - an API path with a trailing slash is served as without it (Next used to answer a 308 in plain text);
+ *   pages keep Next's redirect;
  * - X-Forwarded-For from a client is ignored (no TRUSTED_PROXIES): rotating it escapes no limit;
  * - card tokenization per address, counted across instances;
  * - sign-in: a stranger's wrong passwords lock the stranger out, not the owner, on either instance;
@@ -106,7 +109,8 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
       for (const path of ["/api/v1/company", "/api/v1/nope", "/dashboard", "/"]) {
         const res = await request(instance(0), method, path, { headers: { authorization: `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}` } });
         expect(res.status, `${method} ${path}: ${res.text}`).toBe(405);
-        expect(res.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+        // A known API path: its own methods, as a PATCH there gets; elsewhere every method the server serves.
+        expect(res.headers.allow, `${method} ${path}`).toBe(path === "/api/v1/company" ? "GET, HEAD, OPTIONS" : "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
         expect(res.json).toMatchObject({ success: false, status: 405, code: "method_not_allowed" });
         // TRACE must not echo the request (the credentials) back.
         expect(res.text).not.toContain(DEMO.secretKey);
@@ -136,6 +140,39 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
     expect((await request(instance(0), "GET", "/api/v1/balance", { headers: auth })).status).toBe(200);
     expect((await request(instance(0), "GET", "/v1/balance/available", { headers: auth })).status).toBe(200);
     expect((await request(instance(0), "POST", "/api/v1/nope", { headers: auth })).status).toBe(404);
+  });
+
+  it("serves an API path with a trailing slash as the path without it, in the API's bodies; pages keep their redirect", async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}`, "content-type": "application/json" };
+    const body = JSON.stringify({
+      paymentMethod: "pix",
+      amount: 1990,
+      customer: { name: "Maria Silva", email: "maria@example.com", document: { type: "cpf", number: "11144477735" } },
+      items: [{ title: "Curso", unitPrice: 1990, quantity: 1, tangible: false }],
+    });
+    const created = await request(instance(0), "POST", "/api/v1/transactions/", { headers: auth, body });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json).toMatchObject({ success: true, status: 201, data: { amount: 1990, status: "pending" } });
+    const id = created.json.data.id as number;
+    const read = await request(instance(0), "GET", `/api/v1/transactions/${id}/?x=1`, { headers: auth });
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.data.id).toBe(id);
+    const v1 = await request(instance(0), "POST", "/v1/transactions/", { headers: auth, body });
+    expect(v1.status, v1.text).toBe(201);
+    expect(v1.json).toMatchObject({ amount: 1990, status: "pending" });
+    // Errors too: the one error body, never a redirect.
+    const anonymous = await request(instance(0), "GET", "/api/v1/company/");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json).toMatchObject({ success: false, status: 401, code: "unauthorized" });
+    const wrongMethod = await request(instance(0), "DELETE", "/api/v1/transactions/", { headers: auth });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe("GET, POST, HEAD, OPTIONS");
+    // Pages keep Next's redirect to the path without the slash.
+    for (const path of ["/dashboard/", "/login/"]) {
+      const page = await request(instance(0), "GET", path);
+      expect(page.status, path).toBe(308);
+      expect(page.headers.location, path).toBe(path.slice(0, -1));
+    }
   });
 
   it("counts card tokenizations per address across instances, whatever X-Forwarded-For says", async () => {
