@@ -188,6 +188,25 @@ describe("paying a payment link", () => {
     expect(data?.kind === "transaction" && data.transaction.linkSecureId).toBe(l.secureId);
   });
 
+  it("a refused card of a card-only link offers no other way to pay (there is none); with other methods it leads back to the link", async () => {
+    const only = await link({ methods: ["credit_card"] });
+    const refused = await pay(only.secureId, { method: "credit_card", payer, cardToken: await token(DECLINED) });
+    expect(refused.body.data).toMatchObject({ status: "refused" });
+    const page = await getCheckoutPageData(refused.body.data.secureId);
+    expect(page?.kind === "transaction" && page.transaction).toMatchObject({ canRetry: true, linkSecureId: null });
+
+    const several = await link({ methods: ["pix", "credit_card"] });
+    const refusedToo = await pay(several.secureId, { method: "credit_card", payer, cardToken: await token(DECLINED) });
+    const pageToo = await getCheckoutPageData(refusedToo.body.data.secureId);
+    expect(pageToo?.kind === "transaction" && pageToo.transaction).toMatchObject({ canRetry: true, linkSecureId: several.secureId });
+
+    // A PIX-only link's pending PIX neither: going back would offer the same PIX.
+    const pixOnly = await link({ methods: ["pix"] });
+    const pix = await pay(pixOnly.secureId, { method: "pix", payer });
+    const pixPage = await getCheckoutPageData(pix.body.data.secureId);
+    expect(pixPage?.kind === "transaction" && pixPage.transaction.linkSecureId).toBeNull();
+  });
+
   it("by card: refused, then another card on the refused charge's page is approved for the same order", async () => {
     const l = await link();
     const refused = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(DECLINED), installments: 3 });

@@ -78,7 +78,10 @@ export type PayerTransaction = {
   canRetry: boolean;
   /** Paid after its payment link had been paid by another charge, and so refunded at once. */
   returnedAsDuplicate: boolean;
-  /** The payment link it was made from, while that link still takes payments (to choose another method). */
+  /**
+   * The payment link it was made from, while that link still takes payments and offers a method
+   * other than this charge's (to choose another method); null for a card-only link's card, say.
+   */
   linkSecureId: string | null;
 };
 
@@ -182,7 +185,7 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
     card: method === "credit_card" ? { brand: t.cardBrand, lastDigits: t.cardLastDigits, refusedReason: t.refusedReason } : null,
     canRetry,
     returnedAsDuplicate: t.duplicateOfId !== null,
-    linkSecureId: link && link.status === "open" && t.status !== "paid" ? link.row.secureId : null,
+    linkSecureId: link && link.status === "open" && t.status !== "paid" && link.row.methods.some((m) => m !== method) ? link.row.secureId : null,
   };
 }
 
