@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import type { PayerMerchant } from "@/lib/services/checkouts/checkout-page";
 import { dictionary, htmlLang, type Locale } from "./i18n";
 import { formatCnpj, formatPhoneBR } from "./format";
-import { EARLY_COPY_SCRIPT } from "./early-copy";
+import { EarlyCopyScript } from "./EarlyCopyScript";
 import { GlobeIcon, LockIcon } from "./icons";
 import s from "./checkout.module.css";
 
@@ -95,10 +95,10 @@ export function Shell({
           </a>
         </div>
       </footer>
-      {/* Copy buttons that work before hydration (early-copy.ts). Last, so it does not hold the parser
-          (an inline script waits for the stylesheets) before the page's content. Browsers hide a nonce
-          from the DOM once read, hence suppressHydrationWarning. Without a nonce it is left out. */}
-      {nonce ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_COPY_SCRIPT }} suppressHydrationWarning /> : null}
+      {/* Copy buttons that work before hydration (early-copy.ts), in the server's HTML only
+          (EarlyCopyScript). Last, so it does not hold the parser (an inline script waits for the
+          stylesheets) before the page's content. Without a nonce it is left out. */}
+      {nonce ? <EarlyCopyScript nonce={nonce} /> : null}
     </div>
   );
 }

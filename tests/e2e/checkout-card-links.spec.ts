@@ -86,6 +86,39 @@ test.describe("payment link: card", () => {
     expect(errors()).toEqual([]);
   });
 
+  test("a card-only link's decline offers another card and no other way to pay; the client-rendered retry screen creates no inline script", async ({ page, request }) => {
+    const errors = watchConsole(page);
+    const link = await createLink(request, { methods: ["credit_card"] });
+    await page.goto(pathOf(link.secureUrl));
+    await markWindow(page);
+    // The server rendered the early copy script; mark the element it made.
+    const earlyScripts = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("script:not([src])")]
+          // The early copy script itself (not the page's RSC data, which may quote it).
+          .filter((el) => el.textContent?.startsWith("(function(){") && el.textContent.includes("data-copy-live"))
+          .map((el) => (el.hasAttribute("data-from-server") ? "server" : "client")),
+      );
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll("script:not([src])")) if (el.textContent?.startsWith("(function(){")) el.setAttribute("data-from-server", "");
+    });
+    expect(await earlyScripts()).toEqual(["server"]);
+    await fillPayer(page);
+    await fillCard(page, DECLINED_CARD);
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+
+    await expect(page.getByRole("heading", { name: "Pagamento recusado" })).toBeVisible();
+    await expectSameWindow(page); // moved by the client, not by a new document
+    await expect(page.getByRole("heading", { name: "Tente com outro cartão" })).toBeVisible();
+    // React never runs a <script> it creates on the client (and warns when it does): only the server's may be there.
+    expect(await earlyScripts()).not.toContain("client");
+    // The link takes cards only: going back to it would offer the same card form.
+    await expect(page.getByText("Escolher outra forma de pagamento")).toHaveCount(0);
+    await expectAccessible(page, "card-only link refused");
+    await screenshot(page, "card-only-refused");
+    expect(errors()).toEqual([]);
+  });
+
   test("a card refused through the API can be paid with another card on its page", async ({ page, request }) => {
     const token = await request.post(`/api/v1/card-token?publicKey=pk_test_AraraDemoPublicKey0000000000`, {
       data: { number: DECLINED_CARD, holderName: "MARIA", expirationMonth: "12", expirationYear: "2034", cvv: "123" },

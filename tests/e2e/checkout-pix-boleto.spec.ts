@@ -12,6 +12,19 @@ import {
 } from "./checkout-helpers";
 
 test.describe("hosted checkout: PIX", () => {
+  test("the copy button works before the page's JavaScript has loaded (a slow phone): the server's early copy script", async ({ page, context, request }) => {
+    const tx = await createTransaction(request, { paymentMethod: "pix", pix: { expiresInDays: 1 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    // The page's bundles never arrive: React never hydrates; only the inline script of the server's HTML runs.
+    await page.route("**/_next/static/**/*.js", (route) => route.abort());
+    await page.goto(pathOf(tx.secureUrl));
+    await page.getByRole("button", { name: "Copiar código PIX" }).click();
+    await expect(page.getByRole("button", { name: "Código copiado!" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tx.pix!.qrcode);
+    // Nothing hydrated it: the button is still the server's (React marks it live when it mounts).
+    await expect(page.getByRole("button", { name: "Código copiado!" })).not.toHaveAttribute("data-copy-live", /.*/);
+  });
+
   test("shows the QR code and the code, copies it, and turns to the success screen when the sandbox pays it, without a reload", async ({
     page,
     context,
