@@ -64,6 +64,7 @@ describe("a refund the available balance does not cover", () => {
     const res = await call("POST", `/api/v1/transactions/${pix.body.data.id}/refund`, { auth: b.secretKey, body: {} });
     expect(res.status).toBe(422);
     expect(res.body.message).toContain("needs R$ 10,00 from the available balance, which has R$ 9,90");
+    expect(res.body.message).toContain("The fee on this sale (R$ 0,10) is kept on refunds, so refunding all of it needs other available money.");
     expect(res.body.message).toContain("Card sales wait in waitingFunds (R$ 47,61 now) until they settle");
   });
 

@@ -80,7 +80,15 @@ async function refundNotCovered(ctx: ServiceContext, tx: Tx, t: TransactionRow, 
     pt.push(
       `Os outros ${formatBRL(fromWaiting)} saem do próprio valor desta venda no cartão, que fica a receber até a liquidação${until ? ` (em ${dateBR(until)})` : ""}; a tarifa não é devolvida no reembolso, por isso o restante precisa vir do saldo disponível.`,
     );
-  } else if (balance.waitingFunds > 0) {
+  } else {
+    // Settled, or never waiting: the whole refund comes from available, where the sale put only its net.
+    const netLeft = Math.max(0, paidAmountOf(t) - t.feeEstimated - t.refundedAmount);
+    if (t.feeEstimated > 0 && amount > netLeft) {
+      en.push(`The fee on this sale (${formatBRL(t.feeEstimated)}) is kept on refunds, so refunding all of it needs other available money.`);
+      pt.push(`A tarifa desta venda (${formatBRL(t.feeEstimated)}) não é devolvida no reembolso, por isso reembolsar o valor todo precisa de outro saldo disponível.`);
+    }
+  }
+  if (fromWaiting === 0 && balance.waitingFunds > 0) {
     en.push(`Card sales wait in waitingFunds (${formatBRL(balance.waitingFunds)} now) until they settle, and only then become available.`);
     pt.push(`Vendas no cartão ficam a receber (${formatBRL(balance.waitingFunds)} agora) até a liquidação, e só então entram no saldo disponível.`);
   }
