@@ -219,33 +219,15 @@ export function addV1Dialect(doc: Json): void {
 
   const contract = doc.webhooks?.transaction?.post;
   if (contract) {
-    doc.webhooks.transaction_v1 = {
-      post: {
-        ...structuredClone(contract),
-        summary: "Transaction notification (/v1 dialect)",
-        description:
-          "For a transaction created through /v1: POSTed to its postbackUrl on each status change in the family's shape. `objectId` is the transaction id as text; `data` is the full transaction as /v1 returns it; a card approval is `paid`. Same headers, signature and retries as the /api/v1 notification.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  id: { type: "integer", description: "Notification id (the webhook-id header)" },
-                  type: { type: "string", const: "transaction" },
-                  objectId: { type: "string", description: "The transaction id, as text" },
-                  url: { type: ["string", "null"], description: "The postbackUrl" },
-                  data: { $ref: "#/components/schemas/TransactionV1", description: "The transaction as /v1 returns it, status as of this event (a card approval is paid)" },
-                },
-                required: ["id", "type", "objectId", "url", "data"],
-              },
-              example: FAMILY_NOTIFICATION_EXAMPLE,
-            },
-          },
-        },
-      },
-    };
+    doc.webhooks.transaction_v1 = familyNotification(contract, {
+      summary: "Transaction notification (/v1 dialect)",
+      description:
+        "For a transaction created through /v1: POSTed to its postbackUrl on each status change in the family's shape. `objectId` is the transaction id as text; `data` is the full transaction as /v1 returns it; a card approval is `paid`. Same headers, signature and retries as the /api/v1 notification.",
+      type: "transaction",
+      objectId: "The transaction id, as text",
+      data: { $ref: "#/components/schemas/TransactionV1", description: "The transaction as /v1 returns it, status as of this event (a card approval is paid)" },
+      example: FAMILY_NOTIFICATION_EXAMPLE,
+    });
   }
 
   const refund = doc.webhooks?.refund?.post;
@@ -255,31 +237,43 @@ export function addV1Dialect(doc: Json): void {
     v1Data.properties = { ...v1Data.properties, transaction: { $ref: "#/components/schemas/TransactionV1" } };
     v1Data.description = "A `refund` notification's data under /v1: the refund, its transactionId, and the transaction as /v1 returns it.";
     doc.components.schemas.RefundEventDataV1 = v1Data;
-    doc.webhooks.refund_v1 = {
-      post: {
-        ...structuredClone(refund),
-        summary: "Refund notification (/v1 dialect)",
-        description:
-          "For a transaction created through /v1 whose refund at the merchant's own PSP reached its end (done or failed), in the family's shape: `objectId` is the refund's id as text (type `refund`, not a transaction), `data` the refund with `transactionId` and the `transaction` as /v1 returns it. Same headers, signature, retries and order as the transaction's notifications.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  id: { type: "integer", description: "Notification id (the webhook-id header)" },
-                  type: { type: "string", const: "refund" },
-                  objectId: { type: "string", description: "The refund's id, as text" },
-                  url: { type: ["string", "null"], description: "The postbackUrl" },
-                  data: { $ref: "#/components/schemas/RefundEventDataV1", description: "The refund, its transactionId, and the transaction as /v1 returns it" },
-                },
-                required: ["id", "type", "objectId", "url", "data"],
+    doc.webhooks.refund_v1 = familyNotification(refund, {
+      summary: "Refund notification (/v1 dialect)",
+      description:
+        "For a transaction created through /v1 whose refund at the merchant's own PSP reached its end (done or failed), in the family's shape: `objectId` is the refund's id as text (type `refund`, not a transaction), `data` the refund with `transactionId` and the `transaction` as /v1 returns it. Same headers, signature, retries and order as the transaction's notifications.",
+      type: "refund",
+      objectId: "The refund's id, as text",
+      data: { $ref: "#/components/schemas/RefundEventDataV1", description: "The refund, its transactionId, and the transaction as /v1 returns it" },
+    });
+  }
+}
+
+/** A notification in the family's shape `{ id, type, objectId, url, data }`, made from the contract's. */
+function familyNotification(contract: any, o: { summary: string; description: string; type: string; objectId: string; data: Record<string, string>; example?: unknown }) {
+  return {
+    post: {
+      ...structuredClone(contract),
+      summary: o.summary,
+      description: o.description,
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              properties: {
+                id: { type: "integer", description: "Notification id (the webhook-id header)" },
+                type: { type: "string", const: o.type },
+                objectId: { type: "string", description: o.objectId },
+                url: { type: ["string", "null"], description: "The postbackUrl" },
+                data: o.data,
               },
+              required: ["id", "type", "objectId", "url", "data"],
             },
+            ...(o.example === undefined ? {} : { example: o.example }),
           },
         },
       },
-    };
-  }
+    },
+  };
 }
