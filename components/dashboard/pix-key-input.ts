@@ -23,7 +23,20 @@ export const PIX_KEY_PROBLEM_TEXT: Record<PixKeyProblem, string> = {
   invalid_evp: "Chave aleatória inválida: use o formato 123e4567-e89b-12d3-a456-426614174000.",
 };
 
-/** The refusal in Portuguese, or null when the key is fine (or not typed yet). */
+const OTHER_KEY = { email: ["um e-mail", "E-mail"], evp: ["uma chave aleatória", "Chave aleatória"] } as const;
+
+/**
+ * The refusal in Portuguese, or null when the key is fine (or not typed yet). A CPF or CNPJ that fails
+ * its check is said for what the key looks like: another kind of key with the wrong type chosen, or a
+ * document mistyped; the phone hint only for digits, which may be a phone meant as one.
+ */
 export function pixKeyErrorText(result: PixKeyResult | null): string | null {
-  return result && !result.ok ? PIX_KEY_PROBLEM_TEXT[result.problem] : null;
+  if (!result || result.ok) return null;
+  const doc = result.problem === "invalid_cpf" ? "CPF" : result.problem === "invalid_cnpj" ? "CNPJ" : null;
+  if (doc && (result.looksLike === "email" || result.looksLike === "evp")) {
+    const [what, type] = OTHER_KEY[result.looksLike];
+    return `Isto parece ${what}, mas o tipo escolhido é ${doc}: escolha o tipo ${type} ou "Detectar automaticamente".`;
+  }
+  if (doc && result.looksLike === "other") return `${doc} inválido: confira os dígitos.`;
+  return PIX_KEY_PROBLEM_TEXT[result.problem];
 }

@@ -234,6 +234,12 @@ test.describe("merchant dashboard", () => {
       await page.getByLabel("Chave PIX de destino").fill("chave qualquer");
       await page.getByRole("button", { name: "Revisar saque" }).click();
       await expect(page.getByText("Use CPF, CNPJ, e-mail, celular com +55 (como +55 11 98765-4321) ou chave aleatória.")).toBeVisible();
+      // An e-mail with CPF chosen as its type: said for what it is, not with a hint about phones.
+      await page.getByLabel("Tipo da chave").selectOption("cpf");
+      await page.getByLabel("Chave PIX de destino").fill("financeiro@cafe-arara.com.br");
+      await page.getByRole("button", { name: "Revisar saque" }).click();
+      await expect(page.getByText('Isto parece um e-mail, mas o tipo escolhido é CPF: escolha o tipo E-mail ou "Detectar automaticamente".')).toBeVisible();
+      await page.getByLabel("Tipo da chave").selectOption("");
       await page.getByLabel("Valor (R$)").fill("9.999,00");
       await page.getByLabel("Chave PIX de destino").fill("financeiro@cafe-arara.com.br");
       await page.getByRole("button", { name: "Revisar saque" }).click();

@@ -6,7 +6,7 @@ import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { formatBRL } from "@/lib/domain/money";
 import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
 import { parseReais } from "@/components/dashboard/money-input";
-import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT } from "@/components/dashboard/pix-key-input";
+import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 
 /**
  * Requests a PIX cash-out of the available balance (the form showed the fee and the balance after).
@@ -19,7 +19,7 @@ export async function cashOutAction(_prev: ActionState<{ id: number }>, formData
     const pixKey = String(formData.get("pixKey") ?? "").trim();
     const key = checkPixKeyInput(pixKey, String(formData.get("pixKeyType") ?? "").trim());
     if (!key) return fieldError("Revise a chave PIX.", "pixKey", PIX_KEY_PROBLEM_TEXT.empty);
-    if (!key.ok) return fieldError("Revise a chave PIX.", "pixKey", PIX_KEY_PROBLEM_TEXT[key.problem]);
+    if (!key.ok) return fieldError("Revise a chave PIX.", "pixKey", pixKeyErrorText(key) ?? PIX_KEY_PROBLEM_TEXT[key.problem]);
     const description = String(formData.get("description") ?? "").trim().slice(0, 140) || undefined;
     const input = { amount, pixKey: key.key, pixKeyType: key.type, description };
     const state = await onceForFormKey<{ id: number }>(ctx, formData, { scope: "cash-out", request: input }, async (tx) => {

@@ -34,7 +34,16 @@ export type PixKeyProblem =
 
 export type PixKeyResult =
   | { ok: true; type: PixKeyType; key: string }
-  | { ok: false; problem: PixKeyProblem; message: string };
+  | {
+      ok: false;
+      problem: PixKeyProblem;
+      message: string;
+      /**
+       * For a CPF or CNPJ that fails its check: what the key looks like instead (another kind of key
+       * sent with that type, digits that may be a phone, or anything else), so each language can say it.
+       */
+      looksLike?: LooksLike;
+    };
 
 const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // The DICT's e-mail pattern (lowercase local part and domain labels of at most 63 characters).
@@ -73,7 +82,9 @@ const MESSAGES: Record<PixKeyProblem, string> = {
   invalid_evp: "The PIX key is not a valid random key (EVP, a UUID).",
 };
 
-const fail = (problem: PixKeyProblem, message = MESSAGES[problem]): PixKeyResult => ({ ok: false, problem, message });
+type LooksLike = "email" | "evp" | "digits" | "other";
+const fail = (problem: PixKeyProblem, message = MESSAGES[problem], looksLike?: LooksLike): PixKeyResult =>
+  looksLike ? { ok: false, problem, message, looksLike } : { ok: false, problem, message };
 
 const SHAPE_NAME: Partial<Record<PixKeyType, string>> = { email: "an e-mail address", evp: "a random key (EVP)" };
 const DOCUMENT_NAME = { cpf: "CPF (11 digits whose check digits hold)", cnpj: "CNPJ (14 characters whose check digits hold)" } as const;
@@ -89,10 +100,11 @@ function invalidDocument(problem: "invalid_cpf" | "invalid_cnpj", k: string, typ
   const shape = typeByShape(k);
   const looksLike = typeSent && shape !== null && shape !== "ambiguous" ? SHAPE_NAME[shape] : undefined;
   if (looksLike) {
-    return fail(problem, `The PIX key looks like ${looksLike}, but pixKeyType is ${doc}: send pixKeyType ${shape} (or leave it out), or a ${doc.toUpperCase()} as the key.`);
+    const message = `The PIX key looks like ${looksLike}, but pixKeyType is ${doc}: send pixKeyType ${shape} (or leave it out), or a ${doc.toUpperCase()} as the key.`;
+    return fail(problem, message, shape as "email" | "evp");
   }
-  if (/^[\d\s().\/+-]+$/.test(k)) return fail(problem);
-  return fail(problem, `The PIX key is not a valid ${DOCUMENT_NAME[doc]}.`);
+  if (/^[\d\s().\/+-]+$/.test(k)) return fail(problem, MESSAGES[problem], "digits");
+  return fail(problem, `The PIX key is not a valid ${DOCUMENT_NAME[doc]}.`, "other");
 }
 
 function isPixKeyType(s: string): s is PixKeyType {
