@@ -12,52 +12,29 @@
  * Against the local PSP's Pix Envio (tests/helpers/api-pix-psp), with the job's clock injected.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { accountPspConfigs, cashOuts, companies, pspPayouts, webhookEvents } from "@/lib/db/schema";
-import { closeApiPixClients } from "@/lib/processors/api-pix/config";
+import { accountPspConfigs, cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
 import { closeEfiClients } from "@/lib/processors/payouts/efi";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
 import { getCashOut } from "@/lib/services/cash-outs/get-cash-out";
 import { listCashOuts } from "@/lib/services/cash-outs/list-cash-outs";
 import { cashOutWaiting, NOT_CONFIGURED_FAIL_MS } from "@/lib/services/cash-outs/psp-waiting";
-import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
-import { systemContext } from "@/lib/services/context";
 import { ListCashOutsQuery } from "@/lib/schemas/money";
-import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
-import { createTestAccount } from "../helpers/accounts";
+import { efiAccount, localPspForFile } from "../helpers/psp-accounts";
 import { call } from "../helpers/app";
-import { balanceOf, cashOut, expectBooksAgree, paidPix } from "../helpers/money";
+import { balanceOf, cashOut, expectBooksAgree } from "../helpers/money";
 
 const RECEIVING_KEY = "pagamentos@loja.example";
 const PAYER_KEY = "saques@loja.example";
 const HOOK = "https://merchant.example/hooks/saques";
 const MIN = 60_000;
-let pki: TestPki;
-let psp: ApiPixPsp;
-
-beforeAll(async () => {
-  pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [RECEIVING_KEY, PAYER_KEY] });
-});
-afterEach(() => {
-  expect(psp.internalErrors).toEqual([]);
-});
-afterAll(async () => {
-  closeApiPixClients();
-  closeEfiClients();
-  await psp?.close();
-});
+const local = localPspForFile([RECEIVING_KEY, PAYER_KEY]);
 
 /** A merchant with R$ 198,02 available (a sandbox PIX of R$ 200,00), then sending its cash-outs through Efí. */
-async function efiAccount(name: string): Promise<CreatedAccount> {
-  const a = await createTestAccount(name);
-  await paidPix(a, 20_000);
-  const [row] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
-  const saved = await savePspSettings(systemContext(row), { ...localPspSettings(psp, pki, RECEIVING_KEY), payoutEfi: true, payoutPayerKey: PAYER_KEY });
-  expect(saved.webhook).toEqual({ registered: true });
-  return a;
+async function efiCashOutAccount(name: string): Promise<CreatedAccount> {
+  return (await efiAccount(name, local, RECEIVING_KEY, { payoutEfi: true, payoutPayerKey: PAYER_KEY })).account;
 }
 
 /** A cash-out of R$ 50,00 (fee 0), and the time the job's clock starts from for it. */
@@ -73,7 +50,7 @@ async function requestEfiCashOut(a: CreatedAccount) {
 const rowOf = async (id: number) => (await getDb().select().from(cashOuts).where(eq(cashOuts.id, id)))[0];
 const payoutOf = async (id: number) => (await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id)))[0];
 const eventStatuses = async (id: number) => (await getDb().select().from(webhookEvents).where(eq(webhookEvents.cashOutId, id)).orderBy(webhookEvents.id)).map((e) => e.status);
-const putsOf = (idEnvio: string) => psp.efi.putRequests.filter((r) => r.idEnvio === idEnvio).map((r) => r.status);
+const putsOf = (idEnvio: string) => local.psp.efi.putRequests.filter((r) => r.idEnvio === idEnvio).map((r) => r.status);
 const apiRead = async (a: CreatedAccount, id: number) => {
   const res = await call("GET", `/api/v1/cashOut/${id}`, { auth: a.secretKey });
   expect(res.status, res.text).toBe(200);
@@ -91,8 +68,8 @@ async function cutHeldSends(step: Promise<unknown>) {
   let done = false;
   const ended = step.finally(() => (done = true));
   while (!done) {
-    await vi.waitFor(() => expect(done || psp.hungRequests() > 0).toBe(true), { timeout: 10_000, interval: 10 });
-    psp.releaseHung();
+    await vi.waitFor(() => expect(done || local.psp.hungRequests() > 0).toBe(true), { timeout: 10_000, interval: 10 });
+    local.psp.releaseHung();
     await new Promise((r) => setTimeout(r, 20));
   }
   await ended;
@@ -120,7 +97,7 @@ async function restore(a: CreatedAccount, saved: ConfigRow) {
 
 describe("PSP settings incomplete before any send reached Efí", () => {
   it("waits, visibly, for the bound, then fails through the executor: money back, one failed webhook, nothing sent", async () => {
-    const a = await efiAccount("Loja sem certificado");
+    const a = await efiCashOutAccount("Loja sem certificado");
     const { id, idEnvio, at } = await requestEfiCashOut(a);
     await clearCertificate(a);
 
@@ -161,7 +138,7 @@ describe("PSP settings incomplete before any send reached Efí", () => {
   });
 
   it("the PSP configuration deleted: the same, with its reason", async () => {
-    const a = await efiAccount("Loja sem configuração");
+    const a = await efiCashOutAccount("Loja sem configuração");
     const { id, at } = await requestEfiCashOut(a);
     await getDb().delete(accountPspConfigs).where(eq(accountPspConfigs.companyId, a.companyId));
     await advanceDueCashOuts({ now: at(0) });
@@ -173,7 +150,7 @@ describe("PSP settings incomplete before any send reached Efí", () => {
   });
 
   it("settings completed again within the bound: the cash-out is sent and completes, the waiting gone", async () => {
-    const a = await efiAccount("Loja que troca o certificado");
+    const a = await efiCashOutAccount("Loja que troca o certificado");
     const { id, idEnvio, at } = await requestEfiCashOut(a);
     const saved = await clearCertificate(a);
     await advanceDueCashOuts({ now: at(0) });
@@ -184,21 +161,21 @@ describe("PSP settings incomplete before any send reached Efí", () => {
     expect((await rowOf(id)).status).toBe("processing");
     expect(putsOf(idEnvio)).toEqual([201]);
     expect((await apiRead(a, id)).waiting).toBeNull();
-    psp.efi.settle(idEnvio, "REALIZADO");
+    local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: at(71 * MIN) });
     expect((await rowOf(id)).status).toBe("completed");
     expect(await eventStatuses(id)).toEqual(["pending", "processing", "completed"]);
   });
 
   it("the bound counts from the start of the current run of incomplete settings, not from the first one ever", async () => {
-    const a = await efiAccount("Loja intermitente");
+    const a = await efiCashOutAccount("Loja intermitente");
     const { id, at } = await requestEfiCashOut(a);
     const saved = await clearCertificate(a);
     await advanceDueCashOuts({ now: at(0) });
     // The settings are complete for one attempt, whose token Efí refuses (nothing sent): the run is broken.
     await restore(a, saved);
     closeEfiClients();
-    psp.failNext(1, 400, "token");
+    local.psp.failNext(1, 400, "token");
     await advanceDueCashOuts({ now: at(50 * MIN) });
     expect((await payoutOf(id)).lastError).toContain("token");
     await clearCertificate(a);
@@ -215,12 +192,12 @@ describe("PSP settings incomplete before any send reached Efí", () => {
 describe("a send whose outcome is unknown, then PSP settings incomplete", () => {
   // Each fault, and whether it holds the send open (cut once the PSP has it).
   const faults: [string, () => boolean][] = [
-    ["a 500 from Efí's gateway", () => (psp.failNext(1, 500, "api"), false)],
-    ["a connection reset during the send", () => (psp.hangNext(2, "api"), true)],
-    ["an answer lost after Efí made the transfer (504)", () => (psp.efi.loseNextAnswer(), false)],
+    ["a 500 from Efí's gateway", () => (local.psp.failNext(1, 500, "api"), false)],
+    ["a connection reset during the send", () => (local.psp.hangNext(2, "api"), true)],
+    ["an answer lost after Efí made the transfer (504)", () => (local.psp.efi.loseNextAnswer(), false)],
   ];
   it.each(faults)("%s: never failed, however long; shown as waiting and possibly at Efí", async (_name, fault) => {
-    const a = await efiAccount("Loja ambígua");
+    const a = await efiCashOutAccount("Loja ambígua");
     const { id, idEnvio, at } = await requestEfiCashOut(a);
     const hangs = fault();
     const step = advanceDueCashOuts({ now: at(0) });
@@ -240,20 +217,20 @@ describe("a send whose outcome is unknown, then PSP settings incomplete", () => 
     await restore(a, saved);
     await advanceDueCashOuts({ now: at(25 * 60 * MIN) });
     expect((await rowOf(id)).status).toBe("processing");
-    psp.efi.settle(idEnvio, "REALIZADO");
+    local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: at(25 * 60 * MIN + MIN) });
-    expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: psp.efi.sends.get(idEnvio)!.e2eId });
+    expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: local.psp.efi.sends.get(idEnvio)!.e2eId });
     expect(putsOf(idEnvio).filter((s) => s === 201 || s === 504)).toHaveLength(1);
     expect(await expectBooksAgree(a)).toEqual({ available: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
   });
 
   it("a send whose instance lost its lease before recording the answer counts as possibly at Efí", async () => {
-    const a = await efiAccount("Loja instância parada");
+    const a = await efiCashOutAccount("Loja instância parada");
     const { id, idEnvio, at } = await requestEfiCashOut(a);
-    psp.hangNext(2, "api");
+    local.psp.hangNext(2, "api");
     // The first instance sends and waits; its lease (a minute) runs out meanwhile.
     const first = advanceDueCashOuts({ now: at(0) });
-    await vi.waitFor(() => expect(psp.hungRequests()).toBe(1), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(() => expect(local.psp.hungRequests()).toBe(1), { timeout: 10_000, interval: 10 });
     await clearCertificate(a);
     // Another instance takes the cash-out after the lease: the settings are incomplete now.
     await advanceDueCashOuts({ now: at(2 * MIN) });
@@ -263,18 +240,18 @@ describe("a send whose outcome is unknown, then PSP settings incomplete", () => 
     expect((await rowOf(id)).status).toBe("pending");
     expect((await apiRead(a, id)).waiting).toMatchObject({ code: "not_configured", failsAt: null, mayHaveReachedPsp: true });
     // The first instance's send (tried twice by the transport on a reset connection), never answered.
-    expect(psp.requests.filter((r) => r.path === `/v3/gn/pix/${idEnvio}`).map((r) => r.status)).toEqual([null, null]);
+    expect(local.psp.requests.filter((r) => r.path === `/v3/gn/pix/${idEnvio}`).map((r) => r.status)).toEqual([null, null]);
   });
 });
 
 describe("accepted by Efí, but its read-back answers 404", () => {
   it("is never failed: asked about with a growing delay, shown as waiting for Efí's confirmation, and followed when Efí shows it", async () => {
-    const a = await efiAccount("Loja sem confirmação");
+    const a = await efiCashOutAccount("Loja sem confirmação");
     const { id, idEnvio, at } = await requestEfiCashOut(a);
     await advanceDueCashOuts({ now: at(0) });
     expect((await rowOf(id)).status).toBe("processing");
-    const sent = psp.efi.sends.get(idEnvio)!;
-    psp.efi.sends.delete(idEnvio); // Efí no longer shows it
+    const sent = local.psp.efi.sends.get(idEnvio)!;
+    local.psp.efi.sends.delete(idEnvio); // Efí no longer shows it
 
     const nextStep = async () => (await rowOf(id)).nextStepAt!.getTime();
     await advanceDueCashOuts({ now: at(5_000) });
@@ -303,8 +280,8 @@ describe("accepted by Efí, but its read-back answers 404", () => {
     expect(await eventStatuses(id)).toEqual(["pending", "processing"]);
 
     // Efí shows it again, made.
-    psp.efi.sends.set(idEnvio, sent);
-    psp.efi.settle(idEnvio, "REALIZADO");
+    local.psp.efi.sends.set(idEnvio, sent);
+    local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: at(5 * 60 * MIN + 15 * MIN) });
     expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: sent.e2eId });
     expect((await apiRead(a, id)).waiting).toBeNull();

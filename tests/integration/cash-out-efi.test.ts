@@ -4,50 +4,29 @@
  * published contract), followed until REALIZADO or NAO_REALIZADO; and refused when no payout is set up.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cashOuts, companies, pspPayouts, webhookEvents } from "@/lib/db/schema";
+import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
 import { isEnd2EndId } from "@/lib/domain/pix/end2end";
-import { closeApiPixClients } from "@/lib/processors/api-pix/config";
 import { closeEfiClients } from "@/lib/processors/payouts/efi";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
-import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
-import { systemContext } from "@/lib/services/context";
-import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { createTestAccount } from "../helpers/accounts";
+import { efiAccount, localPspForFile } from "../helpers/psp-accounts";
 import { balanceOf, cashOut, expectBooksAgree, paidPix } from "../helpers/money";
 
 const RECEIVING_KEY = "pagamentos@loja.example";
 const PAYER_KEY = "saques@loja.example";
 const HOOK = "https://merchant.example/hooks/saques";
-let pki: TestPki;
-let psp: ApiPixPsp;
-
-beforeAll(async () => {
-  pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [RECEIVING_KEY, PAYER_KEY] });
-});
-afterEach(() => {
-  expect(psp.internalErrors).toEqual([]);
-});
-afterAll(async () => {
-  closeApiPixClients();
-  closeEfiClients();
-  await psp?.close();
-});
+const local = localPspForFile([RECEIVING_KEY, PAYER_KEY]);
 
 const later = (ms: number) => new Date(Date.now() + ms);
 
 /** A merchant with R$ 198,02 available (a sandbox PIX of R$ 200,00), then switched to its PSP. */
 async function pspAccount(payout: { payoutEfi?: boolean; payoutPayerKey?: string }): Promise<CreatedAccount> {
-  const a = await createTestAccount("Loja Efí");
-  await paidPix(a, 20_000);
-  const [row] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
-  const saved = await savePspSettings(systemContext(row), { ...localPspSettings(psp, pki, RECEIVING_KEY), ...payout });
-  expect(saved.webhook).toEqual({ registered: true });
+  const { account, saved } = await efiAccount("Loja Efí", local, RECEIVING_KEY, payout);
   expect(saved.view).toMatchObject({ payoutEfi: Boolean(payout.payoutEfi), payoutPayerKey: payout.payoutEfi ? PAYER_KEY : "" });
-  return a;
+  return account;
 }
 
 async function requestEfiCashOut(a: CreatedAccount, amount: number) {
@@ -62,17 +41,17 @@ async function requestEfiCashOut(a: CreatedAccount, amount: number) {
 const rowOf = async (id: number) => (await getDb().select().from(cashOuts).where(eq(cashOuts.id, id)))[0];
 const eventStatuses = async (id: number) =>
   (await getDb().select().from(webhookEvents).where(eq(webhookEvents.cashOutId, id)).orderBy(webhookEvents.id)).map((e) => [e.status, e.url]);
-const putsOf = (idEnvio: string) => psp.efi.putRequests.filter((r) => r.idEnvio === idEnvio);
+const putsOf = (idEnvio: string) => local.psp.efi.putRequests.filter((r) => r.idEnvio === idEnvio);
 
 describe("cash-out through Efí's Pix Envio", () => {
   it("is sent from the merchant's Efí key, followed until REALIZADO, and completes with Efí's end-to-end id and the merchant's webhook", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 5_000);
     expect(await balanceOf(a)).toMatchObject({ available: 14_802, reserved: 5_000 });
-    expect(psp.efi.sends.has(idEnvio)).toBe(false);
+    expect(local.psp.efi.sends.has(idEnvio)).toBe(false);
 
     await advanceDueCashOuts({ now: later(0) });
-    const sent = psp.efi.sends.get(idEnvio)!;
+    const sent = local.psp.efi.sends.get(idEnvio)!;
     expect(sent.request).toEqual({ valor: "50.00", pagador: { chave: PAYER_KEY, infoPagador: `Saque ${id}` }, favorecido: { chave: "maria@example.com" } });
     expect((await rowOf(id)).status).toBe("processing");
 
@@ -80,7 +59,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     await advanceDueCashOuts({ now: later(10_000) });
     expect((await rowOf(id)).status).toBe("processing");
 
-    psp.efi.settle(idEnvio, "REALIZADO");
+    local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: later(20_000) });
     const done = await rowOf(id);
     expect(done.status).toBe("completed");
@@ -121,7 +100,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 3_000);
     await advanceDueCashOuts({ now: later(0) });
-    psp.efi.settle(idEnvio, "NAO_REALIZADO");
+    local.psp.efi.settle(idEnvio, "NAO_REALIZADO");
     await advanceDueCashOuts({ now: later(10_000) });
     const failed = await rowOf(id);
     expect(failed.status).toBe("failed");
@@ -133,7 +112,7 @@ describe("cash-out through Efí's Pix Envio", () => {
   it("a send refused by Efí (422 pagamento_negado) fails at once and releases the money", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id } = await requestEfiCashOut(a, 2_000);
-    psp.efi.denyNext();
+    local.psp.efi.denyNext();
     await advanceDueCashOuts({ now: later(0) });
     const failed = await rowOf(id);
     expect(failed.status).toBe("failed");
@@ -144,10 +123,10 @@ describe("cash-out through Efí's Pix Envio", () => {
   it("a 5xx on the first send is retried later with the same idEnvio, and Efí makes one transfer", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 1_000);
-    psp.failNext(1, 503, "api");
+    local.psp.failNext(1, 503, "api");
     await advanceDueCashOuts({ now: later(0) });
     expect((await rowOf(id)).status).toBe("pending");
-    expect(psp.efi.sends.has(idEnvio)).toBe(false);
+    expect(local.psp.efi.sends.has(idEnvio)).toBe(false);
     const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
     expect(payout).toMatchObject({ sendAttempts: 1, pspStatus: null });
     expect(payout.lastError).toContain("psp_unavailable");
@@ -157,26 +136,26 @@ describe("cash-out through Efí's Pix Envio", () => {
     expect((await rowOf(id)).status).toBe("pending");
     await advanceDueCashOuts({ now: later(6_000) });
     expect((await rowOf(id)).status).toBe("processing");
-    expect(psp.efi.sends.has(idEnvio)).toBe(true);
+    expect(local.psp.efi.sends.has(idEnvio)).toBe(true);
     // The 503 never reached Efí's handler; the retry did, once.
     expect(putsOf(idEnvio)).toEqual([{ idEnvio, status: 201 }]);
-    expect(psp.requests.filter((r) => r.path === `/v3/gn/pix/${idEnvio}`).map((r) => r.status)).toEqual([503, 201]);
+    expect(local.psp.requests.filter((r) => r.path === `/v3/gn/pix/${idEnvio}`).map((r) => r.status)).toEqual([503, 201]);
   });
 
   it("a send whose answer was lost is never sent twice: the retry meets 409 id_envio_duplicado and follows the first", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 1_500);
-    psp.efi.loseNextAnswer();
+    local.psp.efi.loseNextAnswer();
     await advanceDueCashOuts({ now: later(0) });
     // Efí made the transfer, Arara only saw a 504: still pending, to be tried again.
-    const first = psp.efi.sends.get(idEnvio)!;
+    const first = local.psp.efi.sends.get(idEnvio)!;
     expect((await rowOf(id)).status).toBe("pending");
     await advanceDueCashOuts({ now: later(6_000) });
     expect(putsOf(idEnvio).map((r) => r.status)).toEqual([504, 409]);
     expect((await rowOf(id)).status).toBe("processing");
     const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
     expect(payout.e2eId).toBe(first.e2eId);
-    psp.efi.settle(idEnvio, "REALIZADO");
+    local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: later(20_000) });
     expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: first.e2eId });
     expect(await balanceOf(a)).toMatchObject({ available: 18_302, reserved: 0 });
@@ -185,19 +164,19 @@ describe("cash-out through Efí's Pix Envio", () => {
   it("a retry of a send whose answer was lost that meets a 429 waits, and follows the first transfer: the money is never returned while Efí holds it", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 5_000);
-    psp.efi.loseNextAnswer();
+    local.psp.efi.loseNextAnswer();
     await advanceDueCashOuts({ now: later(0) });
-    expect(psp.efi.sends.has(idEnvio)).toBe(true);
-    psp.failNext(1, 429, "api");
+    expect(local.psp.efi.sends.has(idEnvio)).toBe(true);
+    local.psp.failNext(1, 429, "api");
     await advanceDueCashOuts({ now: later(6_000) });
     // Rate limited before Efí's own duplicate check: nothing was decided.
     expect((await rowOf(id)).status).toBe("pending");
     expect(await balanceOf(a)).toMatchObject({ available: 19_802 - 5_000, reserved: 5_000 });
     await advanceDueCashOuts({ now: later(30_000) }); // the second retry, 15 s after the 429
     expect((await rowOf(id)).status).toBe("processing");
-    psp.efi.settle(idEnvio, "REALIZADO");
+    local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: later(60_000) });
-    expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: psp.efi.sends.get(idEnvio)!.e2eId });
+    expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: local.psp.efi.sends.get(idEnvio)!.e2eId });
     // One transfer: the lost answer's, followed after a 409 (the 429 never reached Efí's handler).
     expect(putsOf(idEnvio).map((r) => r.status)).toEqual([504, 409]);
     expect((await eventStatuses(id)).map(([s]) => s)).toEqual(["pending", "processing", "completed"]);
@@ -206,26 +185,26 @@ describe("cash-out through Efí's Pix Envio", () => {
   it("a retry refused with another 4xx is not taken as a refusal while Efí holds the first send: it is read back and followed", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 2_500);
-    psp.efi.loseNextAnswer();
+    local.psp.efi.loseNextAnswer();
     await advanceDueCashOuts({ now: later(0) });
-    psp.failNext(1, 400, "api");
+    local.psp.failNext(1, 400, "api");
     await advanceDueCashOuts({ now: later(6_000) });
     const row = await rowOf(id);
     expect(row.status).toBe("processing");
     const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
-    expect(payout.e2eId).toBe(psp.efi.sends.get(idEnvio)!.e2eId);
+    expect(payout.e2eId).toBe(local.psp.efi.sends.get(idEnvio)!.e2eId);
     expect(await balanceOf(a)).toMatchObject({ reserved: 2_500 });
   });
 
   it("a first send met by a 429, or by a refused access token, is tried again later instead of failing", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 1_000);
-    psp.failNext(1, 429, "api");
+    local.psp.failNext(1, 429, "api");
     await advanceDueCashOuts({ now: later(0) });
     expect((await rowOf(id)).status).toBe("pending");
-    expect(psp.efi.sends.has(idEnvio)).toBe(false);
+    expect(local.psp.efi.sends.has(idEnvio)).toBe(false);
     closeEfiClients(); // a new client asks for a token first
-    psp.failNext(1, 400, "token");
+    local.psp.failNext(1, 400, "token");
     await advanceDueCashOuts({ now: later(6_000) });
     expect((await rowOf(id)).status).toBe("pending");
     const [payout] = await getDb().select().from(pspPayouts).where(eq(pspPayouts.cashOutId, id));
