@@ -25,6 +25,17 @@ import { guides, guidesMarkdown } from "./guides";
 import { API_TAGS, OPERATIONS } from "./operations";
 import type { ApiOperation } from "./types";
 
+/** The refund of the `refund` notification's example, also in its transaction's `refunds`. */
+const REFUND_EXAMPLE = {
+  id: 7,
+  amount: 500,
+  status: "failed",
+  reason: "Devolução não realizada pelo PSP: Conta do pagador encerrada.",
+  rtrId: "D12345678202606011210abcdefghijk",
+  createdAt: "2026-06-01T12:10:00.000Z",
+  updatedAt: "2026-06-01T12:12:00.000Z",
+};
+
 export const API_VERSION = "1.0.0";
 
 
@@ -222,13 +233,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
             type: "refund",
             url: "https://shop.example/webhooks/arara",
             data: {
-              id: 7,
-              amount: 500,
-              status: "failed",
-              reason: "Devolução não realizada pelo PSP: Conta do pagador encerrada.",
-              rtrId: "D12345678202606011210abcdefghijk",
-              createdAt: "2026-06-01T12:10:00.000Z",
-              updatedAt: "2026-06-01T12:12:00.000Z",
+              ...REFUND_EXAMPLE,
               transactionId: 1000,
               transaction: {
                 id: 1000,
@@ -238,17 +243,7 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
                 installments: 1,
                 paidAmount: 1000,
                 refundedAmount: 0,
-                refunds: [
-                  {
-                    id: 7,
-                    amount: 500,
-                    status: "failed",
-                    reason: "Devolução não realizada pelo PSP: Conta do pagador encerrada.",
-                    rtrId: "D12345678202606011210abcdefghijk",
-                    createdAt: "2026-06-01T12:10:00.000Z",
-                    updatedAt: "2026-06-01T12:12:00.000Z",
-                  },
-                ],
+                refunds: [REFUND_EXAMPLE],
                 pendingRefundAmount: 0,
                 paymentMethod: "pix",
                 metadata: null,
