@@ -1,5 +1,5 @@
 /** Display masks for Brazilian numbers (pure; used on the server and in the payer's browser). */
-import { formatBRL } from "@/lib/domain/money";
+import { installmentsWords } from "@/lib/domain/installments";
 
 /**
  * An installment option as the card form lists it (lib/domain/installments.ts): `first` is the first
@@ -7,15 +7,8 @@ import { formatBRL } from "@/lib/domain/money";
  */
 export type InstallmentLabel = { count: number; each: number; first: number; total: number; interest: boolean };
 
-/**
- * "1x de R$ 99,68 + 2x de R$ 99,66" (`of` "de", or "of" in English): every installment as the card
- * bills it, the first apart when it differs, so what the page says adds up to the total.
- */
-export function installmentSplit(o: InstallmentLabel, of: string): string {
-  return o.first === o.each
-    ? `${o.count}x ${of} ${formatBRL(o.each)}`
-    : `1x ${of} ${formatBRL(o.first)} + ${o.count - 1}x ${of} ${formatBRL(o.each)}`;
-}
+/** An option's installments in words (`of` "de", or "of" in English): lib/domain/installments.ts's. */
+export const installmentSplit = (o: InstallmentLabel, of: string): string => installmentsWords(o, of);
 
 /** "11222333000181" -> "11.222.333/0001-81" (alphanumeric CNPJs too). */
 export function formatCnpj(cnpj: string): string {

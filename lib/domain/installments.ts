@@ -37,10 +37,17 @@ export function splitInstallments(total: number, count: number): { first: number
   return { first: total - each * (count - 1), each };
 }
 
-/** "1x de R$ 99,68 + 2x de R$ 99,66" (R$ 299,00 in 3x), or "3x de R$ 53,00" when all are equal. */
+/**
+ * Installments as the card bills them, the first apart when it differs: "1x de R$ 99,68 + 2x de
+ * R$ 99,66", or "3x de R$ 53,00" when all are equal (`of`: "de", or "of" in English).
+ */
+export function installmentsWords(i: { count: number; first: number; each: number }, of = "de"): string {
+  return i.first === i.each ? `${i.count}x ${of} ${formatBRL(i.each)}` : `1x ${of} ${formatBRL(i.first)} + ${i.count - 1}x ${of} ${formatBRL(i.each)}`;
+}
+
+/** `total` in `count` installments by the one rule, in words: "1x de R$ 99,68 + 2x de R$ 99,66". */
 export function installmentsText(total: number, count: number): string {
-  const { first, each } = splitInstallments(total, count);
-  return first === each ? `${count}x de ${formatBRL(each)}` : `1x de ${formatBRL(first)} + ${count - 1}x de ${formatBRL(each)}`;
+  return installmentsWords({ count, ...splitInstallments(total, count) });
 }
 
 export function installmentOptions(amount: number, max: number = MAX_CARD_INSTALLMENTS): InstallmentOption[] {
