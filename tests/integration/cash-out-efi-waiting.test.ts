@@ -289,3 +289,31 @@ describe("accepted by Efí, but its read-back answers 404", () => {
     expect(await payoutOf(id)).toMatchObject({ notFoundSince: null, lastError: null });
   });
 });
+
+describe("accepted by Efí and still EM_PROCESSAMENTO", () => {
+  it("is asked about at Efí's pace at first, then less and less often (a tenth of the time in processing, at most every 15 minutes), and completes when Efí says so", async () => {
+    const a = await efiCashOutAccount("Loja em processamento");
+    const { id, idEnvio, at } = await requestEfiCashOut(a);
+    await advanceDueCashOuts({ now: at(0) });
+    expect((await rowOf(id)).status).toBe("processing");
+    expect(local.psp.efi.sends.get(idEnvio)!.status).toBe("EM_PROCESSAMENTO");
+
+    const nextStep = async () => (await rowOf(id)).nextStepAt!.getTime();
+    await advanceDueCashOuts({ now: at(5_000) });
+    expect(await nextStep()).toBe(at(10_000).getTime()); // seconds in: Efí's own pace, 5 s
+    await advanceDueCashOuts({ now: at(10 * MIN) });
+    expect(await nextStep()).toBe(at(11 * MIN).getTime()); // ten minutes in: a minute
+    await advanceDueCashOuts({ now: at(5 * 60 * MIN) });
+    expect(await nextStep()).toBe(at(5 * 60 * MIN + 15 * MIN).getTime()); // hours in: every 15 minutes
+    await advanceDueCashOuts({ now: at(5 * 60 * MIN + MIN) });
+    expect(await nextStep()).toBe(at(5 * 60 * MIN + 15 * MIN).getTime()); // not due: not asked
+    expect((await apiRead(a, id)).waiting).toBeNull(); // processing at Efí is not a problem to show
+    expect(await balanceOf(a)).toMatchObject({ reserved: 5_000 });
+
+    local.psp.efi.settle(idEnvio, "REALIZADO");
+    await advanceDueCashOuts({ now: at(5 * 60 * MIN + 15 * MIN) });
+    expect(await rowOf(id)).toMatchObject({ status: "completed" });
+    expect(await eventStatuses(id)).toEqual(["pending", "processing", "completed"]);
+    expect(await expectBooksAgree(a)).toEqual({ available: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
+  });
+});

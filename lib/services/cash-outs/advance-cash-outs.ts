@@ -61,6 +61,14 @@ export async function advanceDueCashOuts(opts: { now?: Date; limit?: number } = 
 type PayoutRow = typeof pspPayouts.$inferSelect;
 
 /**
+ * The wait before the next read-back of a transfer the PSP accepted and has not finished (or does not
+ * show), `waitedMs` into it: a tenth of that, at least the PSP's own pace, at most NOT_FOUND_MAX_POLL_MS.
+ */
+function readBackDelay(provider: PixPayoutProvider, waitedMs: number): number {
+  return Math.min(NOT_FOUND_MAX_POLL_MS, Math.max(provider.pollDelayMs(), Math.round(waitedMs / 10)));
+}
+
+/**
  * Locks up to `max` due cash-outs, oldest due first: the sandbox's are stepped in this transaction,
  * the first of a PSP over the network is leased for a call outside the lock. `more`: due rows may be
  * left (the claim was full, or it stopped at a leased one).
@@ -205,11 +213,14 @@ async function applyAnswer(
     } else if (!payout?.notFoundSince) {
       await setPayout({ notFoundSince: since, lastError: null, lastErrorSince: null });
     }
-    const delay = Math.min(NOT_FOUND_MAX_POLL_MS, Math.max(provider.pollDelayMs(), Math.round(missing / 10)));
-    await tx.update(cashOuts).set({ nextStepAt: later(delay) }).where(eq(cashOuts.id, cur.id));
+    await tx.update(cashOuts).set({ nextStepAt: later(readBackDelay(provider, missing)) }).where(eq(cashOuts.id, cur.id));
   } else if (s.status === "pending") {
+    // Still EM_PROCESSAMENTO: most transfers end within seconds, a few take hours (the receiving bank,
+    // a fraud check). Asked about at the PSP's pace at first, then less and less often, counted from
+    // the move to processing (cur.updatedAt: only a status move writes it).
     if (cleared) await setPayout(clearWaiting);
-    await tx.update(cashOuts).set({ nextStepAt: later(provider.pollDelayMs()) }).where(eq(cashOuts.id, cur.id));
+    const processingFor = Math.max(0, now.getTime() - cur.updatedAt.getTime());
+    await tx.update(cashOuts).set({ nextStepAt: later(readBackDelay(provider, processingFor)) }).where(eq(cashOuts.id, cur.id));
   } else if (s.status === "completed") {
     await setPayout({ pspStatus: "REALIZADO", e2eId: s.end2endId, ...clearWaiting });
     await move({ cause: "cash_out_completed", cashOut: cur, facts: { end2endId: s.end2endId, completedAt: now } });
