@@ -209,12 +209,12 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
       {chosen.interest ? (
         // The order's total above is without interest: say what the card is charged in all.
         <p className={s.subtle} data-testid="installment-interest">
-          {t.interestNote(chosen.total - amount, chosen.total)}
+          {t.interestNote(chosen, chosen.total - amount)}
         </p>
       ) : chosen.count > 1 ? (
         // The installments may differ by centavos (the first carries them): say what they add up to.
         <p className={s.subtle} data-testid="installment-total">
-          {t.installmentTotal(chosen.count, chosen.total)}
+          {t.installmentTotal(chosen)}
         </p>
       ) : null}
       <p className={s.secureNote}>

@@ -10,6 +10,9 @@ export type InstallmentLabel = { count: number; each: number; first: number; tot
 /** An option's installments in words (`of` "de", or "of" in English): lib/domain/installments.ts's. */
 export const installmentSplit = (o: InstallmentLabel, of: string): string => installmentsWords(o, of);
 
+/** "R$ 1.134,00" kept on one line in running text: the space after "R$" made non-breaking. */
+export const unbroken = (text: string): string => text.replace(/R\$ /g, "R$\u00a0");
+
 /** "11222333000181" -> "11.222.333/0001-81" (alphanumeric CNPJs too). */
 export function formatCnpj(cnpj: string): string {
   const c = cnpj.replace(/[^0-9A-Za-z]/g, "").toUpperCase();

@@ -1,7 +1,7 @@
 /** The checkout's words in English (the payer's choice, or an English browser); pt-BR is i18n.ts. */
 import { formatBRL } from "@/lib/domain/money";
 import type { Dictionary } from "./i18n";
-import { installmentSplit } from "./format";
+import { installmentSplit, unbroken } from "./format";
 
 export const en: Dictionary = {
   title: "Payment",
@@ -75,8 +75,9 @@ export const en: Dictionary = {
         : o.interest
           ? `${installmentSplit(o, "of")} · total ${formatBRL(o.total)}`
           : `${installmentSplit(o, "of")}, interest-free`,
-    installmentTotal: (count, total) => `Card total: ${formatBRL(total)} in ${count} installments, interest-free.`,
-    interestNote: (interest, total) => `With the installment interest (${formatBRL(interest)}), the card is charged ${formatBRL(total)} in all.`,
+    installmentTotal: (o) => unbroken(`${installmentSplit(o, "of")}, interest-free: card total ${formatBRL(o.total)}.`),
+    interestNote: (o, interest) =>
+      unbroken(`${installmentSplit(o, "of")} with installment interest (${formatBRL(interest)}): card total ${formatBRL(o.total)}.`),
     pay: (amount) => `Pay ${formatBRL(amount)}`,
     processing: "Processing payment…",
     loading: "Loading secure payment…",

@@ -4,7 +4,7 @@
  */
 import { formatBRL } from "@/lib/domain/money";
 import { en } from "./i18n-en";
-import { installmentSplit as split, type InstallmentLabel } from "./format";
+import { installmentSplit as split, unbroken, type InstallmentLabel } from "./format";
 
 export type Locale = "pt" | "en";
 export const LOCALES: readonly Locale[] = ["pt", "en"];
@@ -98,10 +98,14 @@ const pt = {
         : o.interest
           ? `${split(o, "de")} · total ${formatBRL(o.total)}`
           : `${split(o, "de")} sem juros`,
-    /** Under the options, for an interest-free choice in installments: the total they add up to. */
-    installmentTotal: (count: number, total: number) => `Total no cartão: ${formatBRL(total)} em ${count} parcelas, sem juros.`,
-    interestNote: (interest: number, total: number) =>
-      `Com os juros do parcelamento (${formatBRL(interest)}), o total no cartão é ${formatBRL(total)}.`,
+    /**
+     * Under the options, the chosen plan in full: a phone's closed select shows only the start of a long
+     * option ("1x de R$ 91,00 + 10x de R$ 9…"), so the installments, whether they bear interest and the
+     * card's total are said here again, each amount unbroken.
+     */
+    installmentTotal: (o: InstallmentLabel) => unbroken(`${split(o, "de")} sem juros: total no cartão ${formatBRL(o.total)}.`),
+    interestNote: (o: InstallmentLabel, interest: number) =>
+      unbroken(`${split(o, "de")} com juros do parcelamento (${formatBRL(interest)}): total no cartão ${formatBRL(o.total)}.`),
     pay: (amount: number) => `Pagar ${formatBRL(amount)}`,
     processing: "Processando pagamento…",
     /** The pay button until the page's code has loaded (before that a tap could do nothing, or worse). */

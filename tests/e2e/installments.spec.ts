@@ -90,9 +90,13 @@ for (const [label, viewport] of [
     await expect(options.nth(5)).toHaveText("6x de R$ 28,38 · total R$ 170,28");
     await page.getByTestId("card-installments").selectOption("3");
     await expect(page.getByTestId("installment-interest")).toHaveCount(0);
+    await expect(page.getByTestId("installment-total")).toHaveText("3x de R$ 53,00 sem juros: total no cartão R$ 159,00.");
     await page.getByTestId("card-installments").selectOption("6");
     // The order's total above stays R$ 159,00: the form says what the card is charged with interest.
-    await expect(page.getByTestId("installment-interest")).toHaveText("Com os juros do parcelamento (R$ 11,28), o total no cartão é R$ 170,28.");
+    // A phone's closed select cuts a long option short: the note under it says the chosen plan in full,
+    // with each amount on one line ("R$" and its figure joined by a no-break space).
+    await expect(page.getByTestId("installment-interest")).toHaveText("6x de R$ 28,38 com juros do parcelamento (R$ 11,28): total no cartão R$ 170,28.");
+    expect(await page.getByTestId("installment-interest").textContent()).toContain("R$\u00a011,28");
     await expectAccessible(page, "checkout with installment options");
     await screenshot(page, `installments-${label}-checkout`);
     await page.getByRole("button", { name: "Pagar R$ 170,28" }).click();
