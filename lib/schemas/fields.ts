@@ -16,21 +16,27 @@ export const need = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
 });
 
+/** As `need`, with its own words for a `null` given where the field should be left out instead. */
+const needOrNot = (what: string, nullMessage: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : issue.input === null ? nullMessage : `must be ${what}`),
+});
+
 /**
  * An integer number of centavos from `min` (default 1) to `max` (default MAX_AMOUNT). With
  * `digitStrings`, a string of digits ("1500") is read as the number (the money endpoints accept both).
  */
-export function centavos(what: string, opts: { min?: number; max?: number; digitStrings?: boolean } = {}) {
+export function centavos(what: string, opts: { min?: number; max?: number; digitStrings?: boolean; nullMessage?: string } = {}) {
   const min = opts.min ?? 1;
   const max = opts.max ?? MAX_AMOUNT;
+  const expected = opts.nullMessage ? needOrNot("an integer number of centavos", opts.nullMessage) : need("an integer number of centavos");
   const amount = z
-    .number(need("an integer number of centavos"))
+    .number(expected)
     .int("must be an integer number of centavos (R$ 10,00 is 1000)")
     .min(min, min === 0 ? "must not be negative" : min === 1 ? "must be at least 1 centavo" : `must be at least ${min}`)
     .max(max, max === MAX_AMOUNT ? `must be at most ${MAX_AMOUNT} (R$ 1.000.000,00)` : `must be at most ${max}`);
   if (!opts.digitStrings) return amount.meta({ description: `${what}, in centavos` });
   return z
-    .union([z.number(), z.string().trim().regex(/^\d+$/)], need("an integer number of centavos"))
+    .union([z.number(), z.string().trim().regex(/^\d+$/)], expected)
     .transform(Number)
     .pipe(amount)
     .meta({ description: `${what}, in centavos` });

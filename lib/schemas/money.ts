@@ -20,17 +20,41 @@ const optionalText = (max: number) =>
     .transform((v) => (v ? v : null));
 
 
+/**
+ * Fields a store's refund call may carry besides `amount` (its own notes), accepted and ignored. Any
+ * other field is refused when `amount` is absent: a misspelt amount ("amont", "valor") would otherwise
+ * read as "refund all that is left".
+ */
+const REFUND_NOTES = ["reason", "description", "metadata", "externalRef"];
+
 export const RefundRequest = z
   .object({
-    amount: centavos("How much to refund; default: all that is still refundable (paidAmount - refundedAmount)", { max: Number.MAX_SAFE_INTEGER, digitStrings: true })
-      .nullish()
-      .transform((v) => v ?? undefined),
+    amount: centavos("How much to refund; default (the field left out): all that is still refundable (paidAmount - refundedAmount)", {
+      max: Number.MAX_SAFE_INTEGER,
+      digitStrings: true,
+      nullMessage: "must not be null: leave amount out to refund all that is still refundable",
+    }).optional(),
   })
+  .loose()
+  .superRefine((body, ctx) => {
+    if (body.amount !== undefined) return;
+    const unknown = Object.keys(body).find((k) => k !== "amount" && !REFUND_NOTES.includes(k));
+    if (unknown !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [unknown],
+        message: "is not a field of a refund: send amount (in centavos) for a partial refund, or an empty body to refund all that is still refundable",
+      });
+    }
+  })
+  .transform(({ amount }) => ({ amount }))
   .meta({
     id: "RefundTransaction",
     description:
       "Full or partial refund of a paid transaction. A partial refund keeps the status paid and grows refundedAmount (no webhook: " +
-      "webhooks are sent on status changes); the refund that reaches paidAmount moves it to refunded (webhook `refunded`).",
+      "webhooks are sent on status changes); the refund that reaches paidAmount moves it to refunded (webhook `refunded`). " +
+      "`amount` left out (an empty body) refunds all that is still refundable; `amount: null` is refused, and so is any field " +
+      "other than `reason`, `description`, `metadata` or `externalRef` when `amount` is absent (a misspelt amount must not refund everything).",
   });
 export type RefundRequest = z.output<typeof RefundRequest>;
 
