@@ -14,6 +14,7 @@ import { POST as createTransaction } from "@/app/api/v1/transactions/route";
 import { POST as tokenizeRoute } from "@/app/api/v1/card-token/route";
 import { POST as v1Post } from "@/app/v1/[...path]/route";
 import { POST as checkoutPay } from "@/app/checkout/[secureId]/pay/route";
+import { POST as pspWebhookPix } from "@/app/api/v1/psp/api-pix/[token]/pix/route";
 
 let a: CreatedAccount;
 
@@ -132,5 +133,27 @@ describe("a body that is not UTF-8 is a 400, never stored corrupted", () => {
     const v1Body = await v1.json();
     expect(v1.status, JSON.stringify(v1Body)).toBe(201);
     expect(v1Body.customer.name).toBe("Maria Conceição");
+  });
+});
+
+describe("the PSP's webhook reads its body as every route does", () => {
+  const token = "x".repeat(43);
+  it("bytes that are not UTF-8: 400 on body, before anything is looked up", async () => {
+    await expectNotUtf8(await pspWebhookPix(request(`/api/v1/psp/api-pix/${token}/pix`, latin1Json({ pix: [{ endToEndId: "E1", infoPagador: "João" }] })), args({ token })));
+  });
+
+  it("over 1 MB: 413 payload_too_large in the one error body, with its request id", async () => {
+    const big = Buffer.from(JSON.stringify({ pix: [], pad: "a".repeat(1_100_000) }), "utf8");
+    const res = await pspWebhookPix(request(`/api/v1/psp/api-pix/${token}/pix`, big), args({ token }));
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(413);
+    expect(body).toMatchObject({ success: false, status: 413, code: "payload_too_large" });
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(body.requestId).toBe(res.headers.get("x-request-id"));
+  });
+
+  it("UTF-8 JSON under the limit reaches the token's lookup (an unknown token is a 404)", async () => {
+    const res = await pspWebhookPix(request(`/api/v1/psp/api-pix/${token}/pix`, Buffer.from(JSON.stringify({ pix: [] }), "utf8")), args({ token }));
+    expect(res.status).toBe(404);
   });
 });
