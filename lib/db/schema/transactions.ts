@@ -47,6 +47,12 @@ export const transactions = pgTable(
     feeFixed: bigint({ mode: "number" }).notNull().default(0),
     feeEstimated: bigint({ mode: "number" }).notNull().default(0),
     metadata: text(),
+    /**
+     * Whether metadata was sent as JSON (an object or an array, kept as its JSON text) rather than as
+     * a string: /v1 returns it as it was sent. /api/v1 returns the text either way. Rows from before
+     * migration 0020 are false (read back as the text, as they always were).
+     */
+    metadataIsJson: boolean().notNull().default(false),
     acquirerType: text().notNull(),
     /** The processor's own id for the charge (authorization code, PSP txid). */
     acquirerRef: text(),
@@ -181,6 +187,8 @@ export const checkouts = pgTable(
     /** Where the hosted checkout's last screen sends the payer back to; copied to the link's charges. */
     returnUrl: text(),
     metadata: text(),
+    /** Whether metadata was sent as JSON (an object): copied to the link's charges; /v1 returns it as sent. */
+    metadataIsJson: boolean().notNull().default(false),
     /** The link's own installment plan (the API's installmentPlan), overriding the account's; null: the account's. */
     installmentPlan: jsonb().$type<InstallmentPlan>(),
     expiresAt: timestamp({ withTimezone: true, mode: "date" }),
