@@ -11,3 +11,17 @@ export function cardView(t: TransactionRow) {
     expirationYear: t.cardExpirationYear,
   };
 }
+
+/** "03" -> 3, "2030" -> 2030; null stays null (a stored expiry is always digits). */
+function wholeOrNull(v: string | null): number | null {
+  if (v === null || !/^\d+$/.test(v)) return null;
+  return Number(v);
+}
+
+/**
+ * The card as /v1 shows it: the family's clients read the expiry as integers (`expirationMonth: 3`,
+ * `expirationYear: 2030`); /api/v1 keeps the contract's strings ("03", "2030").
+ */
+export function v1CardView(t: TransactionRow) {
+  return { ...cardView(t), expirationMonth: wholeOrNull(t.cardExpirationMonth), expirationYear: wholeOrNull(t.cardExpirationYear) };
+}

@@ -2,12 +2,15 @@
  * The Transaction resource as each dialect shows it. /api/v1 shows the contract's resource; /v1 shows
  * a transaction the same way everywhere (creation, reads, lists, moves, postbacks), as the family's
  * clients expect it: the resource plus what /api/v1 shows only at creation (fees, postbackUrl,
- * installments, card, boleto), and the family's fee, items, ip, externalRef and updatedAt.
+ * installments, card, boleto), and the family's fee, items, ip, externalRef and updatedAt, with the
+ * family's field shapes (metadata as sent, pix.expirationDate a day, refusedReason an object, the
+ * card's expiry as integers, boleto.expirationDate).
  * In the kernel: the services, the HTTP kit and the webhook payloads all map rows with it.
  */
 import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
-import { cardView } from "@/lib/core/card-view";
+import { v1CardView } from "@/lib/core/card-view";
 import { boletoUrlOf, secureUrlOf } from "@/lib/core/public-urls";
+import { v1RefusedReason } from "@/lib/core/refused-reason";
 
 /** The processor of a PIX received through the merchant's own PSP (lib/processors/api-pix names it from here). */
 export const API_PIX_ACQUIRER = "api-pix";
@@ -137,18 +140,69 @@ export function reportedFee(t: { status: string; amount: number; feeFixed: numbe
   return { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated };
 }
 
-export function v1TransactionResource(t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
+/**
+ * Metadata as it was sent: an object or array sent comes back as that JSON value, a string as that
+ * string (the /v1 dialect; /api/v1 shows the stored text). Rows from before the flag was kept, and a
+ * text that no longer parses, are shown as the text.
+ */
+export function metadataAsSent(row: { metadata: string | null; metadataIsJson: boolean }): unknown {
+  if (row.metadata === null || !row.metadataIsJson) return row.metadata;
+  try {
+    return JSON.parse(row.metadata) as unknown;
+  } catch {
+    return row.metadata;
+  }
+}
+
+const BRASILIA_DAY = new Intl.DateTimeFormat("en-US", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" });
+
+/** "YYYY-MM-DD" of `at` in Brasília (America/Sao_Paulo). */
+function brasiliaDate(at: Date): string {
+  const parts = BRASILIA_DAY.formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+/**
+ * The PIX as /v1 shows it: the family's `expirationDate` is a day, AAAA-MM-DD (their clients write
+ * `new Date(pix.expirationDate + "T23:59:59")`), here the day the QR code expires in Brasília;
+ * `expiresAt` keeps the full time (what /api/v1 shows as expirationDate).
+ */
+function v1Pix(t: TransactionRow) {
   return {
-    ...transactionResource(t, pspRefunds),
+    qrcode: t.pixQrcode ?? "",
+    expirationDate: t.expiresAt ? brasiliaDate(t.expiresAt) : null,
+    expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null,
+    end2end: t.pixEnd2end,
+  };
+}
+
+export function v1TransactionResource(t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
+  const resource = transactionResource(t, pspRefunds);
+  return {
+    ...resource,
+    metadata: metadataAsSent(t),
+    ...(t.paymentMethod === "pix" ? { pix: v1Pix(t) } : {}),
+    // The family's object { code, acquirerCode, description, message, createdAt }, or null.
+    refusedReason: v1RefusedReason(t),
     fees: reportedFee(t).estimatedFee,
     fee: reportedFee(t),
     postbackUrl: t.postbackUrl,
     externalRef: t.externalRef,
     ip: t.ip,
     items: t.items,
-    ...(t.paymentMethod === "credit_card" ? { installments: t.installments, card: cardView(t) } : {}),
+    ...(t.paymentMethod === "credit_card" ? { installments: t.installments, card: v1CardView(t) } : {}),
     ...(t.paymentMethod === "boleto"
-      ? { boleto: { url: boletoUrlOf(t.secureId), barcode: t.boletoBarcode, digitableLine: t.boletoDigitableLine, dueDate: t.boletoDueDate } }
+      ? {
+          boleto: {
+            url: boletoUrlOf(t.secureId),
+            barcode: t.boletoBarcode,
+            digitableLine: t.boletoDigitableLine,
+            dueDate: t.boletoDueDate,
+            // The family's name for the due date (their clients read boleto.expirationDate).
+            expirationDate: t.boletoDueDate,
+          },
+        }
       : {}),
     updatedAt: t.updatedAt.toISOString(),
   };

@@ -8,6 +8,7 @@ import type { Env } from "@/lib/env";
 import { BROWSER_ALIASES } from "@/lib/browser/arara-js";
 import { UNKNOWN_IP, V1_DEFAULT_TANGIBLE } from "@/lib/http/dialect-leniency";
 import { PIX_EXPIRES_IN_DAYS } from "@/lib/schemas/transactions";
+import { REFUSAL_REASONS as REFUSAL_CODES } from "@/lib/processors/types";
 import type { Guide } from "./guides";
 
 type Json = Record<string, any>;
@@ -22,9 +23,14 @@ export const V1_BEHAVIOURS: { behaviour: string; test: string }[] = [
   { behaviour: "Base URL https://<host>/v1; success bodies are the bare resource: `tx.id`, `tx.status`, `tx.pix.qrcode` at the top level", test: "creates a PIX sale and reads id, status and pix.qrcode at the top level" },
   { behaviour: "Polling `GET /v1/transactions/{id}` until `status` is the string `paid`", test: "polls GET /v1/transactions/{id} and sees the string \"paid\"" },
   { behaviour: "A refused card read from the top-level `status` (`refused`) and `refusedReason`", test: "a refused card is recognisable from the top-level status string" },
+  { behaviour: "`refusedReason?.description` / `?.message`: an object `{ code, acquirerCode, description, message, createdAt }`, null when not refused", test: "refusedReason is an object { code, acquirerCode, description, message, createdAt }" },
   { behaviour: "Postbacks `{ id, type, objectId, url, data }`, `data` the full transaction, a card approval `paid`", test: "sends the card postback in the family's shape" },
   { behaviour: "`ip` left out on card charges: the caller's address is recorded", test: "ip is optional for cards" },
   { behaviour: `\`items[].tangible\` left out: ${V1_DEFAULT_TANGIBLE} (digital goods or services)`, test: "items[].tangible is optional and defaults to false" },
+  { behaviour: "`metadata` returned as it was sent: an object as that object (`tx.metadata?.orderId`), a string as that string; on payment links too", test: "metadata sent as an object is read back as that object on creation, read, list, move and postback" },
+  { behaviour: "`pix.expirationDate` the day `AAAA-MM-DD` (Brasília), `pix.expiresAt` the full time", test: "pix.expirationDate is the day AAAA-MM-DD in Brasília and expiresAt the full time" },
+  { behaviour: "`boleto.expirationDate` (the due date) beside `dueDate`", test: "boleto.expirationDate is the due date AAAA-MM-DD beside dueDate" },
+  { behaviour: "`card.expirationMonth` / `expirationYear` as integers", test: "card.expirationMonth and expirationYear are integers" },
   { behaviour: "`pix.expiresInSeconds` instead of `pix.expiresInDays` (rounded up to whole days)", test: "pix.expiresInSeconds is accepted beside expiresInDays" },
   { behaviour: "Amounts, unit prices and quantities as numeric strings; `customer.document` as the bare number", test: "amounts, unit prices and quantities as numeric strings" },
   { behaviour: "Card token with `expMonth` / `expYear`; the token as a JSON string when `Accept` prefers JSON", test: "card-token takes expMonth/expYear and answers a JSON string" },
@@ -44,17 +50,18 @@ export function switchingGuide(env: Env): Guide {
     title: "Switching from another gateway of this API family",
     paragraphs: [
       `Store code written for another white-label gateway of this API family runs unchanged against Arara: change the base URL to \`${base}/v1\` and the two keys (the secret key \`sk_...\` for your server, the public key \`pk_...\` for the browser script). Under /v1 every operation of /api/v1 exists with the same path after the prefix, the same authentication (every Basic form, \`sk:x\` included, and \`Basic sk_...\` with the key not base64-encoded), Idempotency-Key, rate limit, validation and HTTP status codes.`,
-      "What differs from /api/v1: a success body is the bare resource — a transaction is `{ id, status, amount, pix, secureUrl, ... }` at the top level, one shape on creation, reads, lists, moves and postbacks (the Transaction resource plus `fees`, `fee`, `card`, `boleto`, `refusedReason` when they apply, `items`, `ip`, `postbackUrl`, `externalRef`, `updatedAt`: the TransactionV1 schema), a list is `{ data, pagination }`, the company, balance, cash-out and payment link likewise bare. Errors keep the one error body `{ success: false, status, message, code, errors?, requestId? }`: a client tells them apart by the HTTP status.",
+      "What differs from /api/v1: a success body is the bare resource — a transaction is `{ id, status, amount, pix, secureUrl, ... }` at the top level, one shape on creation, reads, lists, moves and postbacks (the Transaction resource plus `fees`, `fee`, `card`, `boleto` when they apply, `refusedReason`, `items`, `ip`, `postbackUrl`, `externalRef`, `updatedAt`: the TransactionV1 schema), a list is `{ data, pagination }`, the company, balance, cash-out and payment link likewise bare. Errors keep the one error body `{ success: false, status, message, code, errors?, requestId? }`: a client tells them apart by the HTTP status.",
+      "Field shapes of the family under /v1 (the contract's under /api/v1): `metadata` is returned as it was sent (an object or array as that JSON value, a string as that string; on payment links too), not as its JSON text; `pix.expirationDate` is the day the QR code expires, `AAAA-MM-DD` in Brasília time, and `pix.expiresAt` the full time (what /api/v1 shows as expirationDate); `boleto.expirationDate` is the due date beside `dueDate`; `refusedReason` is an object `{ code, acquirerCode, description, message, createdAt }` (`code` the contract's string, `description` and `message` the reason in Portuguese as the hosted checkout shows it), null when the charge was not refused; `card.expirationMonth` and `expirationYear` are integers (3, 2030).",
       `What /v1 accepts besides the /api/v1 request: \`ip\` may be left out on card charges (the caller's address is recorded: the first X-Forwarded-For address, else X-Real-IP, else \`${UNKNOWN_IP}\`); \`items[].tangible\` may be left out (default \`${V1_DEFAULT_TANGIBLE}\`: digital goods or services); \`pix.expiresInSeconds\` (1 to ${PIX_EXPIRES_IN_DAYS.max * 86_400}) instead of \`pix.expiresInDays\`, rounded up to whole days; amounts, unit prices and quantities as numeric strings; \`customer.document\` as the bare number (11 digits: CPF, else CNPJ). The card token route takes \`expMonth\` / \`expYear\` and answers the token as a JSON string (\`"ct_..."\`, \`application/json\`) when \`Accept\` prefers JSON to text. \`GET /v1/balance/available\` is the balance; \`GET /v1/status\` answers \`{ "status": "online" }\` without credentials.`,
       "Postbacks: a transaction created through /v1 is notified in the family's shape, `{ id, type, objectId, url, data }`: `id` the notification id (also the `webhook-id` header), `type` `transaction`, `objectId` the transaction id as text, `url` the postbackUrl, `data` the full transaction as /v1 returns it. A card approval is `data.status: \"paid\"` (on /api/v1 it is `approved`). Signatures and retries are the same. Transactions created through /api/v1 keep the contract's body.",
       `The browser script, \`<script src="${base}/v1/js">\` (or /api/v1/js), defines \`Arara\` and the family's names ${BROWSER_ALIASES.map((n) => `\`${n}\``).join(", ")}: \`setPublicKey(pk)\` (may be awaited), \`setTestMode(bool)\` (accepted; the key alone says sandbox or live), \`encrypt({ number, holderName, expMonth | expirationMonth, expYear | expirationYear, cvv })\` resolving to the token string to send as \`card.hash\`.`,
     ],
     table: {
-      columns: ["Test that names it (tests/integration/v1-dialect.test.ts)", "Family client behaviour accepted on /v1"],
+      columns: ["Test that names it (tests/integration/v1-dialect.test.ts, v1-family-shapes.test.ts)", "Family client behaviour accepted on /v1"],
       rows: V1_BEHAVIOURS.map((b) => [b.test, b.behaviour]),
     },
     code: `curl -u "sk_test_...:x" ${base}/v1/transactions -H "content-type: application/json" -d '{"paymentMethod":"pix","amount":1990,"customer":{"name":"Maria Silva","email":"maria@example.com","document":{"type":"cpf","number":"11144477735"}},"items":[{"title":"Curso","unitPrice":1990,"quantity":1}]}'
-# -> 201 { "id": 1000, "status": "pending", "amount": 1990, "pix": { "qrcode": "000201..." }, "secureUrl": "...", ... }`,
+# -> 201 { "id": 1000, "status": "pending", "amount": 1990, "pix": { "qrcode": "000201...", "expirationDate": "2026-06-03", "expiresAt": "2026-06-03T12:00:00.000Z" }, "secureUrl": "...", ... }`,
   };
 }
 
@@ -109,15 +116,101 @@ const FAMILY_NOTIFICATION_EXAMPLE = {
     paymentMethod: "credit_card",
     installments: 1,
     secureUrl: "https://pay.example/checkout/5b1f7c1e-2f7d-4a51-9b0e-1c5d1f0e8a11",
-    card: { brand: "visa", holderName: "MARIA SILVA", firstDigits: "411111", lastDigits: "1111", expirationMonth: "12", expirationYear: "2034" },
+    card: { brand: "visa", holderName: "MARIA SILVA", firstDigits: "411111", lastDigits: "1111", expirationMonth: 12, expirationYear: 2034 },
     fees: 245,
+    refusedReason: null,
+    metadata: { orderId: "A1" },
     createdAt: "2026-06-01T12:00:00.000Z",
   },
 };
 
+/** Metadata under /v1 (lib/core/transaction-resource.ts metadataAsSent): any JSON value, as it was sent. */
+const METADATA_AS_SENT = {
+  description:
+    "As it was sent at creation: an object or an array comes back as that JSON value, a string as that same string; null when none was sent. (/api/v1 returns the stored text: an object as its JSON text. Transactions and links created before this was kept read back as the text.)",
+};
+
+const DAY_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+
+/** The family's shapes of a transaction's fields under /v1 (lib/core/transaction-resource.ts v1TransactionResource). */
+function v1FieldShapes(schemas: Json, v1: Json): void {
+  v1.properties.metadata = METADATA_AS_SENT;
+
+  const pix = structuredClone(v1.properties.pix ?? { type: "object", properties: {}, required: [] });
+  pix.properties = {
+    ...pix.properties,
+    expirationDate: {
+      type: ["string", "null"],
+      format: "date",
+      pattern: DAY_PATTERN,
+      description: "The day the QR code expires, YYYY-MM-DD in Brasília (America/Sao_Paulo): the family's date (`new Date(expirationDate + \"T23:59:59\")`). The full time is expiresAt",
+    },
+    expiresAt: { type: ["string", "null"], format: "date-time", description: "When the QR code expires (ISO 8601): what /api/v1 shows as pix.expirationDate" },
+  };
+  pix.required = [...new Set([...(pix.required ?? []), "expiresAt"])];
+  v1.properties.pix = pix;
+
+  const boleto = structuredClone(resolveIn(schemas, "Boleto"));
+  boleto.properties = {
+    ...boleto.properties,
+    expirationDate: { type: ["string", "null"], format: "date", pattern: DAY_PATTERN, description: "The due date, YYYY-MM-DD: the same as dueDate, under the family's name" },
+  };
+  boleto.required = [...new Set([...(boleto.required ?? []), "dueDate", "expirationDate"])];
+  schemas.BoletoV1 = boleto;
+  v1.properties.boleto = { $ref: "#/components/schemas/BoletoV1", description: "Boleto only" };
+
+  const card = structuredClone(resolveIn(schemas, "CardSummaryOutput", "CardSummary"));
+  card.properties = {
+    ...card.properties,
+    expirationMonth: { type: ["integer", "null"], description: "1 to 12 (an integer: 3, not \"03\"; /api/v1 shows the string)" },
+    expirationYear: { type: ["integer", "null"], description: "Four digits (an integer: 2030; /api/v1 shows the string)" },
+  };
+  schemas.CardSummaryV1 = card;
+  v1.properties.card = { $ref: "#/components/schemas/CardSummaryV1", description: "Card only" };
+
+  v1.properties.refusedReason = {
+    description:
+      "Why the card was refused, as the family's object; null when the charge was not refused. (/api/v1 shows `code` alone, as a string, on refused cards only.)",
+    anyOf: [
+      {
+        type: "object",
+        properties: {
+          code: { type: "string", enum: [...REFUSAL_CODES], description: "Arara's code: the string /api/v1 shows" },
+          acquirerCode: { type: "string", description: "What the acquirer answered" },
+          description: { type: "string", description: "The reason in Portuguese, the words the hosted checkout shows the payer" },
+          message: { type: "string", description: "The same words as description" },
+          createdAt: { type: "string", format: "date-time", description: "When the card was refused (ISO 8601)" },
+        },
+        required: ["code", "acquirerCode", "description", "message", "createdAt"],
+        additionalProperties: false,
+      },
+      { type: "null" },
+    ],
+  };
+}
+
+function resolveIn(schemas: Json, ...names: string[]): Json {
+  for (const n of names) if (schemas[n]) return schemas[n];
+  return { type: "object", properties: {} };
+}
+
+/** Checkout (payment link) as /v1 shows it: metadata as it was sent. */
+function addV1CheckoutSchemas(doc: Json): void {
+  const schemas = doc.components.schemas;
+  if (!schemas.Checkout) return;
+  const v1 = structuredClone(schemas.Checkout);
+  v1.properties = { ...v1.properties, metadata: METADATA_AS_SENT };
+  v1.description = `${v1.description ?? "A payment link"} as /v1 shows it (metadata as it was sent).`;
+  schemas.CheckoutV1 = v1;
+  const list = structuredClone(schemas.CheckoutList ?? {});
+  if (list.properties?.data) list.properties.data = { type: "array", items: { $ref: "#/components/schemas/CheckoutV1" } };
+  schemas.CheckoutListV1 = list;
+}
+
 /**
  * TransactionV1: how /v1 shows a transaction everywhere (lib/http/dialect-views.ts): the created
- * transaction plus the family's fee, items, ip, externalRef and updatedAt; TransactionListV1 of them.
+ * transaction plus the family's fee, items, ip, externalRef and updatedAt, in the family's field
+ * shapes (v1FieldShapes); TransactionListV1 of them.
  */
 function addV1TransactionSchemas(doc: Json): void {
   const schemas = doc.components.schemas;
@@ -144,7 +237,8 @@ function addV1TransactionSchemas(doc: Json): void {
     items: { type: "array", items: { $ref: "#/components/schemas/ItemV1" }, description: "The items" },
     updatedAt: { type: "string", description: "Last change (ISO 8601)" },
   };
-  v1.required = [...new Set([...(v1.required ?? []), "fee", "postbackUrl", "externalRef", "ip", "items", "updatedAt", "fees"])];
+  v1FieldShapes(schemas, v1);
+  v1.required = [...new Set([...(v1.required ?? []), "fee", "postbackUrl", "externalRef", "ip", "items", "updatedAt", "fees", "refusedReason"])];
   schemas.TransactionV1 = v1;
   const list = structuredClone(schemas.TransactionList ?? {});
   if (list.properties?.data) list.properties.data = { type: "array", items: { $ref: "#/components/schemas/TransactionV1" } };
@@ -155,12 +249,15 @@ const V1_REFS: Record<string, string> = {
   "#/components/schemas/Transaction": "#/components/schemas/TransactionV1",
   "#/components/schemas/CreatedTransaction": "#/components/schemas/TransactionV1",
   "#/components/schemas/TransactionList": "#/components/schemas/TransactionListV1",
+  "#/components/schemas/Checkout": "#/components/schemas/CheckoutV1",
+  "#/components/schemas/CheckoutList": "#/components/schemas/CheckoutListV1",
 };
 
 /** Adds the /v1 twins, the family-only paths, the tag and the family's notification to the document. */
 export function addV1Dialect(doc: Json): void {
   const paths: Json = doc.paths;
   addV1TransactionSchemas(doc);
+  addV1CheckoutSchemas(doc);
   const twins: Json = {};
   for (const [path, item] of Object.entries<Json>(paths)) {
     // /api/v1/psp/** is called by a merchant's PSP, never by a family client: no /v1 twin.

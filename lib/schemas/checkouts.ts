@@ -7,9 +7,9 @@ import { PAYMENT_METHODS } from "@/lib/domain/status";
 import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import { PageQuery } from "@/lib/core/pagination";
 import { MAX_YEAR, MIN_YEAR } from "@/lib/domain/iso-date";
-import { centavos, httpUrl } from "./fields";
+import { centavos, httpUrl, need } from "./fields";
 import { isoDateString } from "./query";
-import { InstallmentPlanField } from "./transactions";
+import { InstallmentPlanField, METADATA_MAX_LENGTH, storedMetadata } from "./transactions";
 
 export const CheckoutItem = z
   .object({
@@ -55,11 +55,14 @@ export const CreateCheckoutInput = z
     postbackUrl: httpUrl.optional().meta({ description: "Receives the webhooks of the link's transactions" }),
     returnUrl: httpUrl.optional().meta({ description: "Your store's page the link's last screen returns the payer to; copied to its transactions" }),
     metadata: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
-      .transform((m) => (typeof m === "string" ? m : JSON.stringify(m)))
-      .pipe(z.string().max(10_000, "must have at most 10000 characters"))
+      .union([z.string(), z.record(z.string(), z.unknown())], need("a string or an object"))
+      .transform(storedMetadata)
+      .refine((m) => m.text.length <= METADATA_MAX_LENGTH, `must have at most ${METADATA_MAX_LENGTH} characters`)
       .optional()
-      .meta({ description: "Free text (an object is stored as its JSON); copied to the link's transactions" }),
+      .meta({
+        description:
+          "Free text (an object is stored as its JSON); copied to the link's transactions. /api/v1 returns it as a string; /v1 as it was sent (an object as that object)",
+      }),
     installmentPlan: InstallmentPlanField.optional().meta({
       description: "The link's card installment plan, overriding the account's (see InstallmentPlan); applies to every card charge made from the link",
     }),

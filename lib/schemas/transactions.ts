@@ -38,6 +38,20 @@ const requiredText = (max: number) =>
 
 const optionalText = (max: number) => text(max).nullish().transform((v) => (v ? v : null));
 
+/** Longest metadata, as its JSON text for an object. */
+export const METADATA_MAX_LENGTH = 10_000;
+
+/**
+ * Metadata as it is stored: its text, and whether it was sent as JSON (an object or an array, kept as
+ * its JSON text) rather than as a string. /v1 returns it as it was sent (metadataAsSent in
+ * lib/core/transaction-resource.ts); /api/v1 returns the text.
+ */
+export type StoredMetadata = { text: string; isJson: boolean };
+
+export function storedMetadata(m: string | Record<string, unknown> | unknown[]): StoredMetadata {
+  return typeof m === "string" ? { text: m, isJson: false } : { text: JSON.stringify(m), isJson: true };
+}
+
 const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : v);
 
 /** A whole number sent as a number or a numeric string ("3"). */
@@ -213,11 +227,14 @@ export const CreateTransactionRequest = z
       .meta({ description: "Your store's page the hosted checkout's last screen returns the payer to (http:// or https://)" }),
     metadata: z
       .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], need("a string or an object"))
-      .transform((m) => (typeof m === "string" ? m : JSON.stringify(m)))
-      .pipe(z.string().max(10_000, "must have at most 10000 characters (as JSON text)"))
+      .transform(storedMetadata)
+      .refine((m) => m.text.length <= METADATA_MAX_LENGTH, `must have at most ${METADATA_MAX_LENGTH} characters (as JSON text)`)
       .nullish()
       .transform((v) => v ?? null)
-      .meta({ description: "Free text, or an object stored as its JSON text; returned as a string" }),
+      .meta({
+        description:
+          "Free text, or an object or array stored as its JSON text. /api/v1 returns it as a string (an object as its JSON text); /v1 returns it as it was sent (an object as that object, a string as that string)",
+      }),
     ip: z
       .union([z.ipv4(), z.ipv6()], need("an IPv4 or IPv6 address"))
       .nullish()

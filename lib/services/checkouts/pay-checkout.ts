@@ -21,6 +21,7 @@ import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
 import { parseWith } from "@/lib/core/validation";
 import { CheckoutPayInput } from "@/lib/schemas/checkouts";
 import type { CreateTransactionInput } from "@/lib/schemas/transactions";
+import { metadataAsSent } from "@/lib/core/transaction-resource";
 import { findAccountById } from "../accounts/accounts";
 import {
   MAX_CARD_ATTEMPTS,
@@ -136,7 +137,8 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     externalRef: t.externalRef,
     postbackUrl: t.postbackUrl,
     returnUrl: t.returnUrl,
-    metadata: t.metadata,
+    // As the order's metadata was sent (an object stays an object for /v1), not its stored text.
+    metadata: metadataAsSent(t) as CreateTransactionInput["metadata"],
     traceable: t.traceable,
     ip: req.ip,
     installments: input.installments,
@@ -192,7 +194,7 @@ async function payLink(
     externalRef: row.externalRef,
     postbackUrl: row.postbackUrl,
     returnUrl: row.returnUrl,
-    metadata: row.metadata,
+    metadata: metadataAsSent(row) as CreateTransactionInput["metadata"],
   };
   if (method === "credit_card") {
     body.ip = req.ip;
