@@ -23,6 +23,37 @@ function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** "" or spaces only: what a family client sends for a field it has no value for (`phone || ''`). */
+function blank(v: unknown): boolean {
+  return typeof v === "string" && v.trim() === "";
+}
+
+/** The object without the keys in `keys` whose value is blank (so the validation sees them absent). */
+function withoutBlank(o: Json, keys: readonly string[]): Json {
+  const out: Json = { ...o };
+  for (const k of keys) if (blank(out[k])) delete out[k];
+  return out;
+}
+
+/** Optional text fields of a charge that the family's clients send as "" when they have no value. */
+export const V1_BLANK_AS_ABSENT = {
+  top: ["postbackUrl", "returnUrl", "externalRef", "ip"],
+  customer: ["phone", "externalRef"],
+  item: ["externalRef"],
+  card: ["hash"],
+} as const;
+
+/** tangible as 1/0 or "true"/"false" (a database flag or a form value): the boolean; anything else left for the validation. */
+function flag(v: unknown): unknown {
+  if (v === 1 || v === 0) return v === 1;
+  if (typeof v === "string") {
+    const t = v.trim().toLowerCase();
+    if (t === "true" || t === "1") return true;
+    if (t === "false" || t === "0") return false;
+  }
+  return v;
+}
+
 /** "1000" -> 1000 (whole numbers only; anything else is left for the validation to reject). */
 function numeric(v: unknown): unknown {
   return typeof v === "string" && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
@@ -44,20 +75,23 @@ export function callerIp(headers: Headers): string | null {
 /** POST /v1/transactions: the family's request forms, rewritten to the contract's. */
 export function v1TransactionBody(raw: unknown, ip: string | null): unknown {
   if (!isObject(raw)) return raw;
-  const body: Json = { ...raw };
+  // Optional text fields sent as "" (or spaces): absent, as the family's gateways take them.
+  const body: Json = withoutBlank(raw, V1_BLANK_AS_ABSENT.top);
+  if (isObject(body.customer)) body.customer = withoutBlank(body.customer, V1_BLANK_AS_ABSENT.customer);
+  if (isObject(body.card)) body.card = withoutBlank(body.card, V1_BLANK_AS_ABSENT.card);
 
   // Amounts as numeric strings ("1000"), as some clients build them from form fields.
   body.amount = numeric(body.amount);
 
-  // items[].tangible optional; unitPrice and quantity as numeric strings.
+  // items[].tangible optional, or 1/0, "true"/"false"; unitPrice and quantity as numeric strings.
   if (Array.isArray(body.items)) {
     body.items = body.items.map((item) => {
       if (!isObject(item)) return item;
       return {
-        ...item,
+        ...withoutBlank(item, V1_BLANK_AS_ABSENT.item),
         unitPrice: numeric(item.unitPrice),
         quantity: numeric(item.quantity),
-        tangible: item.tangible === undefined || item.tangible === null ? V1_DEFAULT_TANGIBLE : item.tangible,
+        tangible: item.tangible === undefined || item.tangible === null || blank(item.tangible) ? V1_DEFAULT_TANGIBLE : flag(item.tangible),
       };
     });
   }

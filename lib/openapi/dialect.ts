@@ -6,7 +6,7 @@
  */
 import type { Env } from "@/lib/env";
 import { BROWSER_ALIASES } from "@/lib/browser/arara-js";
-import { UNKNOWN_IP, V1_DEFAULT_TANGIBLE } from "@/lib/http/dialect-leniency";
+import { UNKNOWN_IP, V1_BLANK_AS_ABSENT, V1_DEFAULT_TANGIBLE } from "@/lib/http/dialect-leniency";
 import { PIX_EXPIRES_IN_DAYS } from "@/lib/schemas/transactions";
 import { REFUSAL_REASONS as REFUSAL_CODES } from "@/lib/processors/types";
 import type { Guide } from "./guides";
@@ -14,6 +14,16 @@ import type { Guide } from "./guides";
 type Json = Record<string, any>;
 
 export const V1_TAG = "/v1 dialect (clients of the gateway family)";
+
+/** The optional text fields /v1 takes as absent when sent as "" (lib/http/dialect-leniency.ts). */
+const V1_BLANK_FIELDS = [
+  ...V1_BLANK_AS_ABSENT.top,
+  ...V1_BLANK_AS_ABSENT.customer.map((f) => `customer.${f}`),
+  ...V1_BLANK_AS_ABSENT.item.map((f) => `items[].${f}`),
+  ...V1_BLANK_AS_ABSENT.card.map((f) => `card.${f}`),
+]
+  .map((f) => `\`${f}\``)
+  .join(", ");
 
 const V1_TAG_DESCRIPTION =
   "The same operations under /v1, for store code written for another gateway of this API family: success bodies are the bare resource (no envelope), errors and status codes as in /api/v1. See the guide \"Switching from another gateway of this API family\".";
@@ -27,6 +37,8 @@ export const V1_BEHAVIOURS: { behaviour: string; test: string }[] = [
   { behaviour: "Postbacks `{ id, type, objectId, url, data }`, `data` the full transaction, a card approval `paid`", test: "sends the card postback in the family's shape" },
   { behaviour: "`ip` left out on card charges: the caller's address is recorded", test: "ip is optional for cards" },
   { behaviour: `\`items[].tangible\` left out: ${V1_DEFAULT_TANGIBLE} (digital goods or services)`, test: "items[].tangible is optional and defaults to false" },
+  { behaviour: "`items[].tangible` as 1/0 or \"true\"/\"false\"", test: "items[].tangible as 1/0 or \"true\"/\"false\" is read as a boolean" },
+  { behaviour: `\`""\` (or spaces) for an optional text field is the field left out: ${V1_BLANK_FIELDS}`, test: "customer.phone \"\" and postbackUrl \"\" are taken as absent" },
   { behaviour: "`metadata` returned as it was sent: an object as that object (`tx.metadata?.orderId`), a string as that string; on payment links too", test: "metadata sent as an object is read back as that object on creation, read, list, move and postback" },
   { behaviour: "`pix.expirationDate` the day `AAAA-MM-DD` (Brasília), `pix.expiresAt` the full time", test: "pix.expirationDate is the day AAAA-MM-DD in Brasília and expiresAt the full time" },
   { behaviour: "`boleto.expirationDate` (the due date) beside `dueDate`", test: "boleto.expirationDate is the due date AAAA-MM-DD beside dueDate" },
@@ -52,7 +64,7 @@ export function switchingGuide(env: Env): Guide {
       `Store code written for another white-label gateway of this API family runs unchanged against Arara: change the base URL to \`${base}/v1\` and the two keys (the secret key \`sk_...\` for your server, the public key \`pk_...\` for the browser script). Under /v1 every operation of /api/v1 exists with the same path after the prefix, the same authentication (every Basic form, \`sk:x\` included, and \`Basic sk_...\` with the key not base64-encoded), Idempotency-Key, rate limit, validation and HTTP status codes.`,
       "What differs from /api/v1: a success body is the bare resource — a transaction is `{ id, status, amount, pix, secureUrl, ... }` at the top level, one shape on creation, reads, lists, moves and postbacks (the Transaction resource plus `fees`, `fee`, `card`, `boleto` when they apply, `refusedReason`, `items`, `ip`, `postbackUrl`, `externalRef`, `updatedAt`: the TransactionV1 schema), a list is `{ data, pagination }`, the company, balance, cash-out and payment link likewise bare. Errors keep the one error body `{ success: false, status, message, code, errors?, requestId? }`: a client tells them apart by the HTTP status.",
       "Field shapes of the family under /v1 (the contract's under /api/v1): `metadata` is returned as it was sent (an object or array as that JSON value, a string as that string; on payment links too), not as its JSON text; `pix.expirationDate` is the day the QR code expires, `AAAA-MM-DD` in Brasília time, and `pix.expiresAt` the full time (what /api/v1 shows as expirationDate); `boleto.expirationDate` is the due date beside `dueDate`; `refusedReason` is an object `{ code, acquirerCode, description, message, createdAt }` (`code` the contract's string, `description` and `message` the reason in Portuguese as the hosted checkout shows it), null when the charge was not refused; `card.expirationMonth` and `expirationYear` are integers (3, 2030).",
-      `What /v1 accepts besides the /api/v1 request: \`ip\` may be left out on card charges (the caller's address is recorded: the first X-Forwarded-For address, else X-Real-IP, else \`${UNKNOWN_IP}\`); \`items[].tangible\` may be left out (default \`${V1_DEFAULT_TANGIBLE}\`: digital goods or services); \`pix.expiresInSeconds\` (1 to ${PIX_EXPIRES_IN_DAYS.max * 86_400}) instead of \`pix.expiresInDays\`, rounded up to whole days; amounts, unit prices and quantities as numeric strings; \`customer.document\` as the bare number (11 digits: CPF, else CNPJ). The card token route takes \`expMonth\` / \`expYear\` and answers the token as a JSON string (\`"ct_..."\`, \`application/json\`) when \`Accept\` prefers JSON to text. \`GET /v1/balance/available\` is the balance; \`GET /v1/status\` answers \`{ "status": "online" }\` without credentials.`,
+      `What /v1 accepts besides the /api/v1 request: \`ip\` may be left out on card charges (the caller's address is recorded: the first X-Forwarded-For address, else X-Real-IP, else \`${UNKNOWN_IP}\`); \`items[].tangible\` may be left out (default \`${V1_DEFAULT_TANGIBLE}\`: digital goods or services); \`pix.expiresInSeconds\` (1 to ${PIX_EXPIRES_IN_DAYS.max * 86_400}) instead of \`pix.expiresInDays\`, rounded up to whole days; amounts, unit prices and quantities as numeric strings; \`customer.document\` as the bare number (11 digits: CPF, else CNPJ); \`items[].tangible\` as 1/0 or "true"/"false"; \`""\` (or spaces) for an optional text field is the field left out (${V1_BLANK_FIELDS}). The card token route takes \`expMonth\` / \`expYear\` and answers the token as a JSON string (\`"ct_..."\`, \`application/json\`) when \`Accept\` prefers JSON to text. \`GET /v1/balance/available\` is the balance; \`GET /v1/status\` answers \`{ "status": "online" }\` without credentials.`,
       "Postbacks: a transaction created through /v1 is notified in the family's shape, `{ id, type, objectId, url, data }`: `id` the notification id (also the `webhook-id` header), `type` `transaction`, `objectId` the transaction id as text, `url` the postbackUrl, `data` the full transaction as /v1 returns it. A card approval is `data.status: \"paid\"` (on /api/v1 it is `approved`). Signatures and retries are the same. Transactions created through /api/v1 keep the contract's body.",
       `The browser script, \`<script src="${base}/v1/js">\` (or /api/v1/js), defines \`Arara\` and the family's names ${BROWSER_ALIASES.map((n) => `\`${n}\``).join(", ")}: \`setPublicKey(pk)\` (may be awaited), \`setTestMode(bool)\` (accepted; the key alone says sandbox or live), \`encrypt({ number, holderName, expMonth | expirationMonth, expYear | expirationYear, cvv })\` resolving to the token string to send as \`card.hash\`.`,
     ],

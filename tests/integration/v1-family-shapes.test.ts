@@ -1,8 +1,8 @@
 /**
  * The /v1 dialect's field shapes, as the family's published clients read them (docs/switching.md
- * lists each behaviour with its test): metadata as sent, the PIX and boleto expirationDate as a day,
- * refusedReason as an object, the card's expiry as integers. Each test also checks that /api/v1 (the
- * contract) answers as before.
+ * lists each behaviour with its test): metadata as sent, blank optional strings, the PIX and boleto
+ * expirationDate as a day, refusedReason as an object, the card's expiry as integers. Each test also
+ * checks that /api/v1 (the contract) answers as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
@@ -144,6 +144,59 @@ describe("/v1: metadata as it was sent", () => {
     const [row] = await getDb().select({ id: transactions.id }).from(transactions).where(eq(transactions.secureId, paid.body.secureId ?? paid.body.data?.secureId));
     expect((await call("GET", `/v1/transactions/${row.id}`, { auth: familyAuth() })).body.metadata).toEqual(metadata);
     expect((await call("GET", `/api/v1/transactions/${row.id}`, { auth: acct.secretKey })).body.data.metadata).toBe(JSON.stringify(metadata));
+  });
+});
+
+describe("/v1: blank optional strings", () => {
+  it("customer.phone \"\" and postbackUrl \"\" are taken as absent (family: customerPhone || '', only_digits(phone ?? ''))", async () => {
+    const body = familyPix({ customer: { ...familyPix().customer, phone: "" }, postbackUrl: "" });
+    const res = await call("POST", "/v1/transactions", { auth: familyAuth(), body });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.customer.phone).toBeNull();
+    expect(res.body.postbackUrl).toBeNull();
+    const spaces = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ customer: { ...familyPix().customer, phone: "   " }, postbackUrl: " " }) });
+    expect(spaces.status, spaces.text).toBe(201);
+    // The contract is unchanged: "" is not a phone nor a URL there.
+    const api = await call("POST", "/api/v1/transactions", { auth: acct.secretKey, body: { ...body, items: [{ title: "A", unitPrice: 1990, quantity: 1, tangible: false }] } });
+    expect(api.status).toBe(400);
+    expect(api.body.errors.map((e: any) => e.field).sort()).toEqual(["customer.phone", "postbackUrl"]);
+  });
+
+  it("other optional text fields sent as \"\" are taken as absent too (family: form values left empty)", async () => {
+    const base = familyPix();
+    const body = {
+      ...base,
+      externalRef: "",
+      returnUrl: "",
+      ip: "",
+      customer: { ...base.customer, phone: "", externalRef: " " },
+      items: [{ ...base.items[0], externalRef: "" }],
+      shipping: { fee: null, address: { street: "", zipCode: "" } },
+    };
+    const res = await call("POST", "/v1/transactions", { auth: familyAuth(), body });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ externalRef: null, ip: null, customer: { phone: null, externalRef: null } });
+    const [row] = await getDb().select({ returnUrl: transactions.returnUrl, items: transactions.items }).from(transactions).where(eq(transactions.id, res.body.id));
+    expect(row.returnUrl).toBeNull();
+    expect(row.items[0]).not.toHaveProperty("externalRef");
+  });
+
+  it("items[].tangible as 1/0 or \"true\"/\"false\" is read as a boolean (family: tangible from a database flag)", async () => {
+    const items = [
+      { title: "A", unitPrice: 500, quantity: 1, tangible: 1 },
+      { title: "B", unitPrice: 500, quantity: 1, tangible: 0 },
+      { title: "C", unitPrice: 500, quantity: 1, tangible: "true" },
+      { title: "D", unitPrice: 490, quantity: 1, tangible: "false" },
+    ];
+    const res = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ items }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.items.map((i: any) => i.tangible)).toEqual([true, false, true, false]);
+    const bad = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ items: [{ ...items[0], tangible: 2 }], amount: 500 }) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toContainEqual(expect.objectContaining({ field: "items.0.tangible" }));
+    // The contract keeps true or false.
+    const api = await call("POST", "/api/v1/transactions", { auth: acct.secretKey, body: familyPix({ items }) });
+    expect(api.status).toBe(400);
   });
 });
 

@@ -64,6 +64,38 @@ describe("v1TransactionBody", () => {
     expect((v1TransactionBody({ amount: "10.5" }, null) as any).amount).toBe("10.5"); // left for the validation
   });
 
+  it("takes \"\" and spaces as absent for the optional text fields, and nothing else", () => {
+    const out = v1TransactionBody(
+      {
+        paymentMethod: "pix",
+        postbackUrl: "",
+        returnUrl: " ",
+        externalRef: "",
+        ip: "",
+        metadata: "",
+        customer: { name: "Ana", phone: "", externalRef: "  ", email: "a@example.com" },
+        items: [{ title: "A", externalRef: "" }],
+        card: { hash: "" },
+      },
+      null,
+    ) as any;
+    for (const k of ["postbackUrl", "returnUrl", "externalRef", "ip"]) expect(out, k).not.toHaveProperty(k);
+    expect(out.metadata).toBe(""); // a string sent: kept as sent
+    expect(out.customer).toEqual({ name: "Ana", email: "a@example.com" });
+    expect(out.items[0]).not.toHaveProperty("externalRef");
+    expect(out.card).toEqual({});
+    // Values are left for the validation, even bad ones.
+    const kept = v1TransactionBody({ postbackUrl: "x", customer: { phone: "1" } }, null) as any;
+    expect(kept).toMatchObject({ postbackUrl: "x", customer: { phone: "1" } });
+  });
+
+  it("reads items[].tangible 1/0 and \"true\"/\"false\" as booleans and leaves anything else for the validation", () => {
+    const tangible = (v: unknown) => (v1TransactionBody({ items: [{ tangible: v }] }, null) as any).items[0].tangible;
+    expect([1, 0, "true", "false", " TRUE ", "1", "0", ""].map(tangible)).toEqual([true, false, true, false, true, true, false, false]);
+    expect(tangible(2)).toBe(2);
+    expect(tangible("yes")).toBe("yes");
+  });
+
   it("leaves what is not an object alone", () => {
     expect(v1TransactionBody([1], null)).toEqual([1]);
     expect(v1TransactionBody("x", null)).toBe("x");
