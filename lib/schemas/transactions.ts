@@ -54,10 +54,10 @@ export function storedMetadata(m: string | Record<string, unknown> | unknown[]):
 
 const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : v);
 
-/** A whole number sent as a number or a numeric string ("3"). */
+/** A whole number sent as a number or a numeric string ("3"); "2.0" or "2x" are refused in words, not by the pattern. */
 const wholeNumber = (what: string, min: number, max: number) =>
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/)], need(`a whole number from ${min} to ${max}`))
+    .union([z.number(), z.string().trim().regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)], need(`a whole number from ${min} to ${max}`))
     .transform(Number)
     .pipe(
       z
@@ -112,11 +112,23 @@ const DocumentField = z
   )
   .superRefine((d, ctx) => {
     const ok = d.type === "cpf" ? isValidCpf(d.number) : isValidCnpj(d.number);
-    if (!ok) {
-      const what = d.type === "cpf" ? "a valid CPF (11 digits with valid check digits)" : "a valid CNPJ (14 characters with valid check digits)";
-      ctx.addIssue({ code: "custom", path: ["number"], message: `must be ${what}` });
-    }
+    if (!ok) ctx.addIssue({ code: "custom", path: ["number"], message: documentProblem(d.type, d.number) });
   });
+
+/**
+ * Why a document number is refused, in words: a wrong length says how long it is (a bare number on
+ * /v1 is taken for a CPF up to 11 digits, so "must be a valid CPF" would mislead for 10 digits), a
+ * CNPJ's length sent as a CPF (or the other way round) names the type to send; else the check digits.
+ */
+function documentProblem(type: "cpf" | "cnpj", number: string): string {
+  const len = number.length;
+  if (len === 0) return "is required";
+  const unit = /^\d+$/.test(number) ? (len === 1 ? "digit" : "digits") : len === 1 ? "character" : "characters";
+  if (type === "cpf" && len === 14) return `has ${len} ${unit}, a CNPJ's length: send type cnpj for a CNPJ, or the CPF's 11 digits`;
+  if (type === "cnpj" && len === 11) return `has ${len} ${unit}, a CPF's length: send type cpf for a CPF, or the CNPJ's 14 characters`;
+  if (len !== 11 && len !== 14) return `has ${len} ${unit}, where a CPF has 11 and a CNPJ 14`;
+  return type === "cpf" ? "must be a valid CPF (11 digits with valid check digits)" : "must be a valid CNPJ (14 characters with valid check digits)";
+}
 
 const PhoneField = z
   .union([z.string(), z.number()], need("a phone number"))
@@ -249,7 +261,10 @@ export const CreateTransactionRequest = z
     pix: expiresInDays(PIX_EXPIRES_IN_DAYS, "Days until the QR code expires").meta({ description: "PIX options" }),
     boleto: expiresInDays(BOLETO_EXPIRES_IN_DAYS, "Days until the due date").meta({ description: "Boleto options" }),
     card: z
-      .object({ hash: z.string(need("the card token")).trim().min(1, "is required").max(4096).nullish() }, need("an object with hash"))
+      .object(
+        { hash: z.string(need("the card token")).trim().min(1, "is required").max(4096, "must have at most 4096 characters").nullish() },
+        need("an object with hash"),
+      )
       .nullish()
       .transform((v) => ({ hash: v?.hash ?? null }))
       .meta({ description: "credit_card: `hash` is the token from POST /api/v1/card-token (required)" }),

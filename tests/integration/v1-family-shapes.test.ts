@@ -302,3 +302,44 @@ describe("/v1: a card's refusal and expiry as the family reads them", () => {
     check("GET", "/v1/transactions", await call("GET", "/v1/transactions?limit=50", { auth: familyAuth() }));
   });
 });
+
+describe("validation messages a merchant can read", () => {
+  it("installments \"2.0\" is refused with a sentence, not zod's pattern (both dialects)", async () => {
+    for (const prefix of ["/v1", "/api/v1"]) {
+      const res = await call("POST", `${prefix}/transactions`, { auth: prefix === "/v1" ? familyAuth() : acct.secretKey, body: familyCard("ct_x", { installments: "2.0" }) });
+      expect(res.status).toBe(400);
+      const e = res.body.errors.find((x: any) => x.field === "installments");
+      expect(e.message, prefix).toBe("must be a whole number from 1 to 12");
+      expect(res.body.message).not.toMatch(/pattern|Invalid/);
+    }
+    // The same rule for every whole number of the schema: expiry days too.
+    const days = await call("POST", "/api/v1/transactions", { auth: acct.secretKey, body: familyPix({ pix: { expiresInDays: "1.5" } }) });
+    expect(days.body.errors).toContainEqual({ field: "pix.expiresInDays", message: "must be a whole number from 1 to 30" });
+    // And no zod default text for an over-long card token.
+    const hash = await call("POST", "/api/v1/transactions", { auth: acct.secretKey, body: familyCard("c".repeat(5000)) });
+    expect(hash.body.errors).toContainEqual({ field: "card.hash", message: "must have at most 4096 characters" });
+  });
+
+  it("a document of the wrong length says how many digits it has, where a CPF has 11 and a CNPJ 14 (both dialects)", async () => {
+    const v1 = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ customer: { name: "Ana", email: "a@example.com", document: "1234567890" } }) });
+    expect(v1.status).toBe(400);
+    expect(v1.body.errors).toContainEqual({ field: "customer.document.number", message: "has 10 digits, where a CPF has 11 and a CNPJ 14" });
+    const api = await call("POST", "/api/v1/transactions", {
+      auth: acct.secretKey,
+      body: familyPix({ customer: { name: "Ana", email: "a@example.com", document: { type: "cpf", number: "123.456.789-0" } } }),
+    });
+    expect(api.body.errors).toContainEqual({ field: "customer.document.number", message: "has 10 digits, where a CPF has 11 and a CNPJ 14" });
+    // A CNPJ's length sent as a CPF names the type to send.
+    const mixed = await call("POST", "/api/v1/transactions", {
+      auth: acct.secretKey,
+      body: familyPix({ customer: { name: "Ana", email: "a@example.com", document: { type: "cpf", number: "11.222.333/0001-81" } } }),
+    });
+    expect(mixed.body.errors).toContainEqual({ field: "customer.document.number", message: "has 14 digits, a CNPJ's length: send type cnpj for a CNPJ, or the CPF's 11 digits" });
+    // The right length with wrong check digits keeps its message.
+    const digits = await call("POST", "/api/v1/transactions", {
+      auth: acct.secretKey,
+      body: familyPix({ customer: { name: "Ana", email: "a@example.com", document: { type: "cpf", number: "12345678901" } } }),
+    });
+    expect(digits.body.errors).toContainEqual({ field: "customer.document.number", message: "must be a valid CPF (11 digits with valid check digits)" });
+  });
+});
