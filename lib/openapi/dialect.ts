@@ -111,7 +111,7 @@ function v1CreateTransactionSchema(doc: Json): Json {
       description: `/v1: seconds until the QR code expires (1 to ${PIX_EXPIRES_IN_DAYS.max * 86_400}), rounded up to whole days; instead of expiresInDays`,
     };
   }
-  base.description = `${base.description ?? ""} /v1 accepts also the family's forms (see the guide "Switching from another gateway of this API family").`.trim();
+  base.description = `${base.description ?? ""} /v1 accepts also the family's forms (see the guide "Switching from another gateway of this API family"), among them "" (or spaces) for an optional text field, taken as the field left out: ${V1_BLANK_FIELDS}.`.trim();
   schemas.CreateTransactionV1 = base;
   return { $ref: "#/components/schemas/CreateTransactionV1" };
 }
@@ -228,7 +228,9 @@ function addV1TransactionSchemas(doc: Json): void {
   const schemas = doc.components.schemas;
   const item = structuredClone(resolve(doc, { $ref: "#/components/schemas/Item" }));
   item.required = (item.required ?? []).filter((r: string) => r !== "tangible");
-  if (item.properties?.tangible) item.properties.tangible.description = `${item.properties.tangible.description ?? ""} /v1: optional, default ${V1_DEFAULT_TANGIBLE}`.trim();
+  if (item.properties?.tangible) {
+    item.properties.tangible.description = `${item.properties.tangible.description ?? ""} /v1: optional, default ${V1_DEFAULT_TANGIBLE}; a request may also send 1/0 or "true"/"false"`.trim();
+  }
   schemas.ItemV1 = item;
   const created = schemas.CreatedTransaction;
   if (!created) return;
