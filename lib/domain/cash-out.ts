@@ -57,3 +57,7 @@ export function canonicalPixKeyType(type: string | null | undefined): string | u
   const t = type.trim().toLowerCase();
   return KEY_TYPE_ALIASES[t] ?? t;
 }
+
+/** Which money a cash-out sends: what Arara holds (`available`), or what sits at the merchant's own PSP (`availableAtPsp`). */
+export const CASH_OUT_SOURCES = ["arara", "psp"] as const;
+export type CashOutSource = (typeof CASH_OUT_SOURCES)[number];

@@ -1,4 +1,4 @@
-import type { JournalDraft } from "./ledger";
+import { fundsAccountOfCashOut, fundsAccountOfTransaction, type JournalDraft } from "./ledger";
 import { formatBRL } from "./money";
 
 /**
@@ -25,6 +25,10 @@ import { formatBRL } from "./money";
  *   `available` for `reserved` when it is requested (guarded), is paid from `reserved` when the PSP
  *   says DEVOLVIDO, and goes back to `available` when the PSP does not make it. All three are
  *   `refund` journals of the transaction; only the one at DEVOLVIDO changes what was refunded.
+ * - Custody: a PIX received through the merchant's own PSP (API Pix) never reaches Arara, so every
+ *   journal of such a transaction uses `available_at_psp` where the others use `available`, and so do
+ *   the cash-outs sent from that PSP account (Efí): money held at the merchant's PSP is never paid out
+ *   by Arara, and money Arara holds never by the merchant's PSP (ledger.ts, FundsAccount).
  */
 
 /** What the journals read of a transaction (a database row fits it as it is). */
@@ -38,10 +42,12 @@ export type TransactionMoney = {
   refundedAmount: number;
   feeEstimated: number;
   settledAt: Date | null;
+  /** Who took the payment: decides whether its money is Arara's to hold (fundsAccountOfTransaction). */
+  acquirerType: string;
 };
 
-/** What the journals read of a cash-out. */
-export type CashOutMoney = { id: number; companyId: number; amount: number; fee: number };
+/** What the journals read of a cash-out (`processor`: who sends it, and so from which funds). */
+export type CashOutMoney = { id: number; companyId: number; amount: number; fee: number; processor: string };
 
 type FundsLines = { waiting: number; available: number };
 
@@ -63,7 +69,7 @@ function isUnsettledCard(t: Pick<TransactionMoney, "paymentMethod" | "settledAt"
  * The part of this transaction's money that sits in the merchant's `waiting_funds`, derived from
  * the row as the journals below move it (ledger:check compares it with the postings).
  */
-export function waitingShare(t: Omit<TransactionMoney, "id" | "companyId">): number {
+export function waitingShare(t: Omit<TransactionMoney, "id" | "companyId" | "acquirerType">): number {
   if (!isUnsettledCard(t)) return 0;
   const net = Math.max(0, paidAmountOf(t) - t.feeEstimated);
   switch (t.status) {
@@ -95,7 +101,7 @@ function onTransaction(t: TransactionMoney) {
 export function paymentJournal(t: TransactionMoney): JournalDraft {
   const amount = paidAmountOf(t);
   const fee = t.feeEstimated;
-  const fundsAccount = isUnsettledCard(t) ? ("waiting_funds" as const) : ("available" as const);
+  const fundsAccount = isUnsettledCard(t) ? ("waiting_funds" as const) : fundsAccountOfTransaction(t);
   return {
     ...onTransaction(t),
     kind: "payment",
@@ -123,7 +129,7 @@ export function chargebackJournal(t: TransactionMoney): JournalDraft {
     description: `Chargeback of transaction #${t.id}`,
     lines: [
       { owner: "merchant", account: "waiting_funds", entryType: "chargeback", amount: -split.waiting, mustStayNonNegative: true },
-      { owner: "merchant", account: "available", entryType: "chargeback", amount: -split.available },
+      { owner: "merchant", account: fundsAccountOfTransaction(t), entryType: "chargeback", amount: -split.available },
       { owner: "platform", account: clearingOf(t), entryType: "chargeback", amount },
     ],
   };
@@ -143,7 +149,7 @@ export function chargebackReversalJournal(t: TransactionMoney): JournalDraft {
     lines: [
       { owner: "platform", account: clearingOf(t), entryType: "chargeback_reversal", amount: -amount },
       { owner: "merchant", account: "waiting_funds", entryType: "chargeback_reversal", amount: toWaiting },
-      { owner: "merchant", account: "available", entryType: "chargeback_reversal", amount: amount - toWaiting },
+      { owner: "merchant", account: fundsAccountOfTransaction(t), entryType: "chargeback_reversal", amount: amount - toWaiting },
     ],
   };
 }
@@ -161,7 +167,7 @@ export function refundJournal(t: TransactionMoney, amount: number): JournalDraft
     description: `Refund of ${formatBRL(amount)} on transaction #${t.id}`,
     lines: [
       { owner: "merchant", account: "waiting_funds", entryType: "refund", amount: -split.waiting, mustStayNonNegative: true },
-      { owner: "merchant", account: "available", entryType: "refund", amount: -split.available, mustStayNonNegative: true },
+      { owner: "merchant", account: fundsAccountOfTransaction(t), entryType: "refund", amount: -split.available, mustStayNonNegative: true },
       { owner: "platform", account: clearingOf(t), entryType: "refund", amount },
     ],
   };
@@ -179,7 +185,7 @@ export function pspRefundHoldJournal(t: TransactionMoney, amount: number, opts: 
     kind: "refund",
     description: `Refund of ${formatBRL(amount)} on transaction #${t.id} requested at the PSP: held until the PSP returns it`,
     lines: [
-      { owner: "merchant", account: "available", entryType: "refund", amount: -amount, mustStayNonNegative: !opts.returnsDuplicate },
+      { owner: "merchant", account: fundsAccountOfTransaction(t), entryType: "refund", amount: -amount, mustStayNonNegative: !opts.returnsDuplicate },
       { owner: "merchant", account: "reserved", entryType: "refund", amount },
     ],
   };
@@ -206,7 +212,7 @@ export function pspRefundReleaseJournal(t: TransactionMoney, amount: number): Jo
     description: `Refund of ${formatBRL(amount)} on transaction #${t.id} not made by the PSP: released to available`,
     lines: [
       { owner: "merchant", account: "reserved", entryType: "refund", amount: -amount, mustStayNonNegative: true },
-      { owner: "merchant", account: "available", entryType: "refund", amount },
+      { owner: "merchant", account: fundsAccountOfTransaction(t), entryType: "refund", amount },
     ],
   };
 }
@@ -246,8 +252,8 @@ export function cashOutRequestJournal(c: CashOutMoney): JournalDraft {
     kind: "cash_out",
     description: `PIX cash-out #${c.id} of ${formatBRL(c.amount)}`,
     lines: [
-      { owner: "merchant", account: "available", entryType: "cash_out", amount: -c.amount, mustStayNonNegative: true },
-      { owner: "merchant", account: "available", entryType: "cash_out_fee", amount: -c.fee, mustStayNonNegative: true },
+      { owner: "merchant", account: fundsAccountOfCashOut(c), entryType: "cash_out", amount: -c.amount, mustStayNonNegative: true },
+      { owner: "merchant", account: fundsAccountOfCashOut(c), entryType: "cash_out_fee", amount: -c.fee, mustStayNonNegative: true },
       { owner: "merchant", account: "reserved", entryType: "cash_out", amount: c.amount },
       { owner: "merchant", account: "reserved", entryType: "cash_out_fee", amount: c.fee },
     ],
@@ -278,7 +284,7 @@ export function cashOutReversalJournal(c: CashOutMoney): JournalDraft {
     description: `PIX cash-out #${c.id} failed: ${formatBRL(total)} returned`,
     lines: [
       { owner: "merchant", account: "reserved", entryType: "cash_out_reversal", amount: -total, mustStayNonNegative: true },
-      { owner: "merchant", account: "available", entryType: "cash_out_reversal", amount: total },
+      { owner: "merchant", account: fundsAccountOfCashOut(c), entryType: "cash_out_reversal", amount: total },
     ],
   };
 }

@@ -2,8 +2,31 @@
  * Double-entry postings. A journal is a set of postings that sums to zero: money is only ever moved
  * between ledger accounts, never created or destroyed.
  */
-export const MERCHANT_ACCOUNT_KINDS = ["available", "waiting_funds", "reserved"] as const;
+export const MERCHANT_ACCOUNT_KINDS = ["available", "waiting_funds", "reserved", "available_at_psp"] as const;
 export type MerchantAccountKind = (typeof MERCHANT_ACCOUNT_KINDS)[number];
+
+/**
+ * Who holds the money, in the books. `available` is money Arara holds for the merchant (card sales once
+ * settled, boleto, PIX received through the sandbox): Arara's payouts send it. `available_at_psp` is money
+ * that landed in the merchant's own account at its PSP (PIX received through the API Pix processor):
+ * Arara never held it, so only a transfer from that PSP account (Efí's Pix Envio) may take it out, and
+ * only a devolução there may refund from it. The two never mix: no journal moves money between them,
+ * whatever the account's settings say at the time (ledger:check, rule 9).
+ */
+export type FundsAccount = "available" | "available_at_psp";
+
+/** Acquirer types (transactions.acquirer_type) whose payments land in the merchant's own PSP account. */
+export const MERCHANT_PSP_ACQUIRER_TYPES: readonly string[] = ["api-pix"];
+/** Payout processors (cash_outs.processor) that send from the merchant's own PSP account. */
+export const MERCHANT_PSP_PAYOUT_PROCESSORS: readonly string[] = ["efi-pix-envio"];
+
+export function fundsAccountOfTransaction(t: { acquirerType: string }): FundsAccount {
+  return MERCHANT_PSP_ACQUIRER_TYPES.includes(t.acquirerType) ? "available_at_psp" : "available";
+}
+
+export function fundsAccountOfCashOut(c: { processor: string }): FundsAccount {
+  return MERCHANT_PSP_PAYOUT_PROCESSORS.includes(c.processor) ? "available_at_psp" : "available";
+}
 
 /** Platform side: fees earned, and the clearing accounts of money in transit with acquirers and PSPs. */
 export const PLATFORM_ACCOUNT_KINDS = ["platform_fees", "acquirer_clearing", "psp_clearing"] as const;

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { waitingShare } from "@/lib/domain/journals";
+import { MERCHANT_PSP_ACQUIRER_TYPES, MERCHANT_PSP_PAYOUT_PROCESSORS } from "@/lib/domain/ledger";
 
 /**
  * The ledger's invariants, checked against the database (`npm run ledger:check`, and the tests):
@@ -16,10 +17,16 @@ import { waitingShare } from "@/lib/domain/journals";
  *    refund postings add up to its refundedAmount;
  * 6. card funds: a settled sale has nothing left in waiting_funds, an unsettled one has exactly the
  *    share the journals derive from its row, and nothing waits without a settlement date;
- * 7. cash-outs: amount + fee was debited from available (returned if it failed) and sits in
+ * 7. cash-outs: amount + fee was debited from its funds account (returned if it failed) and sits in
  *    reserved exactly while the cash-out is pending or processing;
  * 8. refunds at a PSP (psp_refunds): each transaction's journals hold in reserved exactly the
  *    amounts of its open refunds that were held when requested (none once each is done or failed).
+ * 9. custody: money received through the merchant's own PSP and money Arara holds never mix. A
+ *    transaction's journals use available_at_psp (and never available or waiting_funds) exactly when
+ *    its acquirer puts the money in the merchant's PSP account, and a cash-out's exactly when its
+ *    processor sends from that account (lib/domain/ledger.ts, FundsAccount). An `adjustment` (an
+ *    operator's correction, tied to neither) may move either. Migration 0021 moved the postings
+ *    written before the two were split, so this holds for the whole history.
  *
  * Read-only. Violations are sentences naming the rows, for a person to act on.
  */
@@ -202,7 +209,7 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
     db,
     sql`select c.id, c.status, (c.amount + c.fee)::text as due,
                coalesce(sum(p.amount) filter (where a.kind = 'reserved'), 0)::text as reserved,
-               coalesce(-sum(p.amount) filter (where a.kind = 'available'), 0)::text as debited
+               coalesce(-sum(p.amount) filter (where a.kind in ('available', 'available_at_psp')), 0)::text as debited
         from cash_outs c
         left join ledger_journals j on j.cash_out_id = c.id
         left join ledger_postings p on p.journal_id = j.id
@@ -210,13 +217,13 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
         group by c.id, c.status, c.amount, c.fee
         having (c.status in ('pending', 'processing') and coalesce(sum(p.amount) filter (where a.kind = 'reserved'), 0) <> c.amount + c.fee)
             or (c.status in ('completed', 'failed') and coalesce(sum(p.amount) filter (where a.kind = 'reserved'), 0) <> 0)
-            or (c.status in ('pending', 'processing', 'completed') and coalesce(-sum(p.amount) filter (where a.kind = 'available'), 0) <> c.amount + c.fee)
-            or (c.status = 'failed' and coalesce(sum(p.amount) filter (where a.kind = 'available'), 0) <> 0)
+            or (c.status in ('pending', 'processing', 'completed') and coalesce(-sum(p.amount) filter (where a.kind in ('available', 'available_at_psp')), 0) <> c.amount + c.fee)
+            or (c.status = 'failed' and coalesce(sum(p.amount) filter (where a.kind in ('available', 'available_at_psp')), 0) <> 0)
             or c.status not in ('pending', 'processing', 'completed', 'failed')
         order by c.id limit ${MAX_PER_CHECK}`,
   )) {
     violations.push(
-      `cash-out ${r.id} (${r.status}, amount + fee ${n(r.due)}): ${n(r.debited)} net debited from available, ${n(r.reserved)} in reserved`,
+      `cash-out ${r.id} (${r.status}, amount + fee ${n(r.due)}): ${n(r.debited)} net debited from its funds, ${n(r.reserved)} in reserved`,
     );
   }
 
@@ -234,6 +241,29 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
         order by 1 limit ${MAX_PER_CHECK}`,
   )) {
     violations.push(`transaction ${r.id}: ${n(r.held)} held in reserved for refunds at the PSP, but its open refunds there total ${n(r.open)}`);
+  }
+
+  const atPspAcquirers = sql.join(MERCHANT_PSP_ACQUIRER_TYPES.map((v) => sql`${v}`), sql`, `);
+  const atPspPayouts = sql.join(MERCHANT_PSP_PAYOUT_PROCESSORS.map((v) => sql`${v}`), sql`, `);
+  for (const r of await rows(
+    db,
+    sql`select distinct j.id as journal_id, j.kind, a.kind as account, j.transaction_id, j.cash_out_id
+        from ledger_postings p
+        join ledger_accounts a on a.id = p.account_id and a.company_id is not null
+                              and a.kind in ('available', 'waiting_funds', 'available_at_psp')
+        join ledger_journals j on j.id = p.journal_id
+        left join transactions t on t.id = j.transaction_id
+        left join cash_outs c on c.id = j.cash_out_id
+        where j.kind <> 'adjustment'
+          and (case when t.id is not null then t.acquirer_type in (${atPspAcquirers})
+                    when c.id is not null then c.processor in (${atPspPayouts})
+                    else false end) <> (a.kind = 'available_at_psp')
+        order by j.id limit ${MAX_PER_CHECK}`,
+  )) {
+    const of = r.transaction_id ? `transaction ${r.transaction_id}` : r.cash_out_id ? `cash-out ${r.cash_out_id}` : "nothing";
+    violations.push(
+      `journal ${r.journal_id} (${r.kind}, for ${of}) moved ${r.account}: money held at the merchant's PSP and money Arara holds must not mix`,
+    );
   }
 
   const [stats] = await rows(

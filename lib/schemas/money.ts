@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { commaList, dateParam } from "./query";
-import { CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
+import { CASH_OUT_SOURCES, CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
 import { PageQuery } from "@/lib/core/pagination";
 import { centavos, httpUrl, need } from "./fields";
@@ -78,8 +78,15 @@ export const CashOutRequest = z
       .nullish()
       .transform((v) => v || null)
       .meta({ description: "Receives a `cash_out` webhook on each status change" }),
+    source: z
+      .enum(CASH_OUT_SOURCES, { error: (issue) => (issue.input === undefined ? "is required" : "must be arara or psp") })
+      .optional()
+      .meta({
+        description:
+          "Which money to send: `arara` (the `available` balance, which Arara holds: sent by Arara's payouts) or `psp` (the `availableAtPsp` balance, PIX received through your own PSP: sent from your PSP account by Efí's Pix Envio). Default: `psp` when the account receives PIX through its own PSP, `arara` otherwise",
+      }),
   })
-  .meta({ id: "CashOutRequest", description: "A PIX transfer out of the available balance. Unknown fields are ignored." });
+  .meta({ id: "CashOutRequest", description: "A PIX transfer out of the available balance, or out of your PSP account (`source`). Unknown fields are ignored." });
 export type CashOutRequest = z.output<typeof CashOutRequest>;
 export type CashOutInput = z.input<typeof CashOutRequest>;
 
@@ -91,7 +98,7 @@ export const ListCashOutsQuery = PageQuery.extend({
 });
 export type ListCashOutsQuery = z.output<typeof ListCashOutsQuery>;
 
-export const STATEMENT_ACCOUNTS = ["available", "waiting_funds"] as const;
+export const STATEMENT_ACCOUNTS = ["available", "waiting_funds", "available_at_psp"] as const;
 export type StatementAccount = (typeof STATEMENT_ACCOUNTS)[number];
 export const STATEMENT_MAX_LIMIT = 100;
 
@@ -101,7 +108,7 @@ export const StatementQuery = z.object({
   type: commaList(ENTRY_TYPES).optional().meta({ description: `Entry types (comma list): ${ENTRY_TYPES.join(", ")}` }),
   account: commaList(STATEMENT_ACCOUNTS)
     .optional()
-    .meta({ description: "available, waiting_funds (comma list); default both" }),
+    .meta({ description: "available, waiting_funds, available_at_psp (comma list); default all three" }),
   cursor: z.string().max(200).optional().meta({ description: "nextCursor of the previous page" }),
   limit: z.coerce
     .number()

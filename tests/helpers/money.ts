@@ -51,11 +51,11 @@ export async function paidCard(a: CreatedAccount, amount: number, installments =
   return created.body.data as { id: number; amount: number; status: string };
 }
 
-export type Balance = { available: number; waitingFunds: number; reserved: number; total: number };
+export type Balance = { available: number; availableAtPsp: number; waitingFunds: number; reserved: number; total: number };
 export type Entry = {
   id: number;
   type: string;
-  account: "available" | "waiting_funds";
+  account: "available" | "waiting_funds" | "available_at_psp";
   amount: number;
   balanceAfter: number;
   transactionId: number | null;
@@ -97,18 +97,17 @@ export async function expectBooksAgree(a: CreatedAccount): Promise<Balance> {
   const entries = await statementOf(a);
   const ids = entries.map((e) => e.id);
   expect(ids, "statement is newest first").toEqual([...ids].sort((x, y) => y - x));
-  for (const account of ["available", "waiting_funds"] as const) {
+  const balanceOfAccount = { available: balance.available, available_at_psp: balance.availableAtPsp, waiting_funds: balance.waitingFunds };
+  for (const account of ["available", "available_at_psp", "waiting_funds"] as const) {
     const chain = entries.filter((e) => e.account === account).reverse();
     let running = 0;
     for (const e of chain) {
       running += e.amount;
       expect(e.balanceAfter, `entry ${e.id} (${e.type}) on ${account}`).toBe(running);
     }
-    expect(running, `${account}: sum of statement entries is the balance`).toBe(
-      account === "available" ? balance.available : balance.waitingFunds,
-    );
+    expect(running, `${account}: sum of statement entries is the balance`).toBe(balanceOfAccount[account]);
   }
-  expect(balance.total).toBe(balance.available + balance.waitingFunds + balance.reserved);
+  expect(balance.total).toBe(balance.available + balance.availableAtPsp + balance.waitingFunds + balance.reserved);
   const check = await checkLedger(getDb());
   expect(check.violations).toEqual([]);
   return balance;

@@ -5,9 +5,10 @@
  *   returned it; a devolução is asked of the PSP, its amount held, and the charge stays `paid`
  *   (flagged as the duplicate) until the PSP says DEVOLVIDO; if the PSP does not make it, it stays
  *   paid, the hold is released, and the merchant can refund it;
- * - a refund requested at the PSP is held in the ledger (available → reserved) from the request on,
+ * - a refund requested at the PSP is held in the ledger (availableAtPsp → reserved: the money is at the
+ *   merchant's PSP, never in what Arara holds) from the request on,
  *   so no other debit can spend it and the booking at DEVOLVIDO is covered;
- * - a refund opened before refunds were held (reserved = false) is still booked from available.
+ * - a refund opened before refunds were held (reserved = false) is still booked from availableAtPsp.
  *
  * ledger:check passes after every step that moves money.
  */
@@ -15,7 +16,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/app";
 import { pspConfiguredAccount } from "../helpers/psp-accounts";
-import { boletoBody, pixBody } from "../helpers/flows";
+import { pixBody } from "../helpers/flows";
 import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { getDb } from "@/lib/db/client";
 import { companies, ledgerJournals, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
@@ -61,7 +62,7 @@ const refundedEvents = (id: number) =>
   getDb().select().from(webhookEvents).where(and(eq(webhookEvents.transactionId, id), eq(webhookEvents.status, "refunded")));
 const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
-async function balance(secretKey: string): Promise<{ available: number; reserved: number }> {
+async function balance(secretKey: string): Promise<{ available: number; availableAtPsp: number; reserved: number }> {
   const r = await call("GET", "/api/v1/balance", { auth: secretKey });
   expect(r.status, r.text).toBe(200);
   return r.body.data;
@@ -132,7 +133,7 @@ describe("a payment link paid twice through the merchant's PSP", () => {
     expect(atPsp[0]).toMatchObject({ id: open.devolucaoId, valor: "150.00", status: "EM_PROCESSAMENTO" });
     const held = await balance(acc.secretKey);
     expect(held.reserved).toBe(15_000);
-    expect(held.available).toBe(first.paidAmount - first.feeEstimated);
+    expect(held.availableAtPsp).toBe(first.paidAmount - first.feeEstimated);
 
     // The payer's page and the timeline say what is true.
     const page = await getCheckoutPageData(link.secureId);
@@ -153,7 +154,7 @@ describe("a payment link paid twice through the merchant's PSP", () => {
     expect(await refundedEvents(dup.id)).toHaveLength(1);
     expect((await refundsOf(dup.id))[0].status).toBe("done");
     const settled = await balance(acc.secretKey);
-    expect(settled).toMatchObject({ reserved: 0, available: first.paidAmount - first.feeEstimated });
+    expect(settled).toMatchObject({ reserved: 0, availableAtPsp: first.paidAmount - first.feeEstimated, available: 0 });
     const pageAfter = await getCheckoutPageData(link.secureId);
     expect(pageAfter?.kind === "link" && pageAfter.link.returned).toEqual([expect.objectContaining({ returned: true })]);
     expect((await txRow(first.id)).status).toBe("paid");
@@ -170,7 +171,7 @@ describe("a payment link paid twice through the merchant's PSP", () => {
     expect((await refundsOf(dup.id))[0].status).toBe("failed");
     expect(await refundedEvents(dup.id)).toHaveLength(0);
     const released = await balance(acc.secretKey);
-    expect(released).toMatchObject({ reserved: 0, available: first.paidAmount - first.feeEstimated + 15_000 });
+    expect(released).toMatchObject({ reserved: 0, availableAtPsp: first.paidAmount - first.feeEstimated + 15_000 });
 
     const r = await refund(acc.secretKey, dup.id);
     expect(r.status, r.text).toBe(200);
@@ -185,27 +186,27 @@ describe("a refund at the PSP is held against the balance", () => {
   it("another refund cannot spend what an open PSP refund holds, and DEVOLVIDO is booked", async () => {
     const acc = await configuredAccount("Loja reembolso retido");
     const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
-    const boleto = await call("POST", "/api/v1/transactions", { auth: acc.secretKey, body: boletoBody({ amount: 10_000, items: [{ title: "Mesa", unitPrice: 10_000, quantity: 1, tangible: true }] }) });
-    expect(boleto.status, boleto.text).toBe(201);
-    expect((await call("PUT", `/api/v1/transactions/${boleto.body.data.id}/test`, { auth: acc.secretKey, body: { status: "paid" } })).status).toBe(200);
+    const { t: other } = await paidPixAtPsp(acc.secretKey, 10_000);
     const start = await balance(acc.secretKey);
-    expect(start.available).toBeGreaterThanOrEqual(10_000);
-    expect(start.available - 5_000).toBeLessThan(10_000);
+    expect(start.available).toBe(0); // all of it is at the merchant's PSP
+    expect(start.availableAtPsp).toBeGreaterThanOrEqual(10_000);
+    expect(start.availableAtPsp - 5_000).toBeLessThan(10_000);
 
     const r1 = await refund(acc.secretKey, pix.id);
     expect(r1.status, r1.text).toBe(200);
     expect(r1.body.data.status).toBe("paid");
     const [open] = await refundsOf(pix.id);
     expect(open).toMatchObject({ status: "processing", reserved: true, amount: 5_000 });
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 5_000 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 5_000, reserved: 5_000 });
     // The hold is a refund journal of the transaction, written with the psp_refunds row.
     expect((await getDb().select().from(ledgerJournals).where(and(eq(ledgerJournals.transactionId, pix.id), eq(ledgerJournals.kind, "refund")))).length).toBe(1);
 
-    // The boleto's full refund would need money the open PSP refund holds.
-    const r2 = await refund(acc.secretKey, boleto.body.data.id);
+    // The other PIX's full refund would need money the open PSP refund holds.
+    const r2 = await refund(acc.secretKey, other.id);
     expect(r2.status, r2.text).toBe(422);
     expect(r2.body).toMatchObject({ success: false, code: "insufficient_balance" });
-    expect((await txRow(boleto.body.data.id)).status).toBe("paid");
+    expect((await txRow(other.id)).status).toBe("paid");
+    expect(await refundsOf(other.id)).toEqual([]);
 
     psp.settleDevolucao(paid.endToEndId, open.devolucaoId, "DEVOLVIDO");
     psp.dropWebhooks();
@@ -213,7 +214,7 @@ describe("a refund at the PSP is held against the balance", () => {
     expect(await txRow(pix.id)).toMatchObject({ status: "refunded", refundedAmount: 5_000 });
     expect((await refundsOf(pix.id))[0].status).toBe("done");
     expect(await refundedEvents(pix.id)).toHaveLength(1);
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 0 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 5_000, reserved: 0 });
   });
 
   it("a partial PSP refund the PSP does not make returns what it held to available", async () => {
@@ -221,7 +222,7 @@ describe("a refund at the PSP is held against the balance", () => {
     const { t: pix, pix: paid } = await paidPixAtPsp(acc.secretKey, 5_000);
     const start = await balance(acc.secretKey);
     expect((await refund(acc.secretKey, pix.id, { amount: 1_200 })).status).toBe(200);
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 1_200, reserved: 1_200 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 1_200, reserved: 1_200 });
     // The dashboard shows it in progress, and offers only the rest.
     const ctx = systemContext((await getDb().select().from(companies).where(eq(companies.id, acc.companyId)))[0]);
     expect(await getTransactionDetail(ctx, pix.id)).toMatchObject({ refundsAtPsp: true, refundingAtPsp: 1_200, refundable: 3_800, pspRefundFailed: null });
@@ -234,7 +235,7 @@ describe("a refund at the PSP is held against the balance", () => {
     const after = await getTransactionDetail(ctx, pix.id);
     expect(after).toMatchObject({ refundingAtPsp: 0, refundable: 5_000, pspRefundFailed: { amount: 1_200 } });
     expect(after.pspRefundFailed!.reason).toContain("Conta do pagador encerrada");
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available, reserved: 0 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp, reserved: 0 });
     expect(await txRow(pix.id)).toMatchObject({ status: "paid", refundedAmount: 0 });
   });
 
@@ -243,14 +244,14 @@ describe("a refund at the PSP is held against the balance", () => {
     const a = (await paidPixAtPsp(acc.secretKey, 5_000)).t;
     const b = (await paidPixAtPsp(acc.secretKey, 5_000)).t;
     const start = await balance(acc.secretKey);
-    expect(start.available).toBeLessThan(10_000); // the fees: both together are not covered
+    expect(start.availableAtPsp).toBeLessThan(10_000); // the fees: both together are not covered
     const results = await Promise.all([refund(acc.secretKey, a.id), refund(acc.secretKey, b.id)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
     expect(results.find((r) => r.status === 422)!.body).toMatchObject({ code: "insufficient_balance" });
     expect((await refundsOf(a.id)).length + (await refundsOf(b.id)).length).toBe(1);
     const end = await balance(acc.secretKey);
-    expect(end).toMatchObject({ available: start.available - 5_000, reserved: 5_000 });
-    expect(end.available).toBeGreaterThanOrEqual(0);
+    expect(end).toMatchObject({ availableAtPsp: start.availableAtPsp - 5_000, reserved: 5_000 });
+    expect(end.availableAtPsp).toBeGreaterThanOrEqual(0);
   });
 
   it("a refund opened before refunds were held (reserved = false) is booked from available at DEVOLVIDO", async () => {
@@ -275,7 +276,7 @@ describe("a refund at the PSP is held against the balance", () => {
     psp.dropWebhooks();
     await reconcileApiPix({ now: later(10) });
     expect(await txRow(pix.id)).toMatchObject({ status: "refunded", refundedAmount: 5_000 });
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 5_000, reserved: 0 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 5_000, reserved: 0 });
   });
 });
 
@@ -311,7 +312,7 @@ describe("the PSP is asked for a refund only once the refund has committed", () 
     expect(again.text).toBe(first.text);
     expect(psp.pix.get(paid.endToEndId)!.devolucoes.map((d) => d.valor)).toEqual(["7.00"]);
     expect(await refundsOf(pix.id)).toHaveLength(1);
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 700, reserved: 700 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 700, reserved: 700 });
   });
 
   it("while the PSP is being asked, the refund and its hold are committed and no row lock is held", async () => {
@@ -346,7 +347,7 @@ describe("the PSP is asked for a refund only once the refund has committed", () 
     // reconciliation): one devolução at the PSP, and the answer is the transaction still paid.
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.status).toBe("paid");
-    expect(await balance(acc.secretKey)).toMatchObject({ available: start.available - 900, reserved: 900 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 900, reserved: 900 });
     const [open] = await refundsOf(pix.id);
     expect(["requested", "processing"]).toContain(open.status);
     await reconcileApiPix({ now: later(10) });

@@ -32,7 +32,7 @@ const HOOK = "https://merchant.example/hooks/saques";
 const MIN = 60_000;
 const local = localPspForFile([RECEIVING_KEY, PAYER_KEY]);
 
-/** A merchant with R$ 198,02 available (a sandbox PIX of R$ 200,00), then sending its cash-outs through Efí. */
+/** A merchant with R$ 198,02 at its PSP (availableAtPsp: a PIX of R$ 200,00 received there), sending its cash-outs through Efí. */
 async function efiCashOutAccount(name: string): Promise<CreatedAccount> {
   return (await efiAccount(name, local, RECEIVING_KEY, { payoutEfi: true, payoutPayerKey: PAYER_KEY })).account;
 }
@@ -120,14 +120,14 @@ describe("PSP settings incomplete before any send reached Efí", () => {
     // Retried on its schedule within the bound, never sent, still holding the money.
     for (const ms of [5_000, 20_000, 2 * MIN, 10 * MIN, 30 * MIN, 59 * MIN]) await advanceDueCashOuts({ now: at(ms) });
     expect((await rowOf(id)).status).toBe("pending");
-    expect(await balanceOf(a)).toMatchObject({ available: 14_802, reserved: 5_000 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 14_802, reserved: 5_000 });
     expect((await apiRead(a, id)).waiting).toMatchObject({ code: "not_configured", since: at(0).toISOString() });
 
     await advanceDueCashOuts({ now: at(NOT_CONFIGURED_FAIL_MS + 15 * MIN) });
     const failed = await rowOf(id);
     expect(failed.status).toBe("failed");
     expect(failed.failReason).toMatch(/^Configuração do PSP incompleta: falta certificado\. O saque não foi enviado à Efí/);
-    expect(await expectBooksAgree(a)).toEqual({ available: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
     expect(await eventStatuses(id)).toEqual(["pending", "failed"]);
     expect((await apiRead(a, id)).waiting).toBeNull();
     expect(putsOf(idEnvio)).toEqual([]);
@@ -145,7 +145,7 @@ describe("PSP settings incomplete before any send reached Efí", () => {
     expect((await apiRead(a, id)).waiting).toMatchObject({ code: "not_configured", message: "Configuração do PSP incompleta: a configuração do PSP foi removida.", mayHaveReachedPsp: false });
     await advanceDueCashOuts({ now: at(NOT_CONFIGURED_FAIL_MS) });
     expect(await rowOf(id)).toMatchObject({ status: "failed" });
-    expect(await balanceOf(a)).toMatchObject({ available: 19_802, reserved: 0 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 19_802, reserved: 0 });
     expect(await eventStatuses(id)).toEqual(["pending", "failed"]);
   });
 
@@ -185,7 +185,7 @@ describe("PSP settings incomplete before any send reached Efí", () => {
     expect((await apiRead(a, id)).waiting).toMatchObject({ code: "not_configured", since: at(80 * MIN).toISOString(), failsAt: at(140 * MIN).toISOString() });
     await advanceDueCashOuts({ now: at(141 * MIN) });
     expect((await rowOf(id)).status).toBe("failed");
-    expect(await balanceOf(a)).toMatchObject({ available: 19_802, reserved: 0 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 19_802, reserved: 0 });
   });
 });
 
@@ -208,7 +208,7 @@ describe("a send whose outcome is unknown, then PSP settings incomplete", () => 
     const saved = await clearCertificate(a);
     for (const ms of [10 * MIN, 2 * 60 * MIN, 24 * 60 * MIN]) await advanceDueCashOuts({ now: at(ms) });
     expect((await rowOf(id)).status).toBe("pending");
-    expect(await balanceOf(a)).toMatchObject({ available: 14_802, reserved: 5_000 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 14_802, reserved: 5_000 });
     expect(await eventStatuses(id)).toEqual(["pending"]);
     expect((await apiRead(a, id)).waiting).toMatchObject({ code: "not_configured", failsAt: null, mayHaveReachedPsp: true, since: at(10 * MIN).toISOString() });
 
@@ -221,7 +221,7 @@ describe("a send whose outcome is unknown, then PSP settings incomplete", () => 
     await advanceDueCashOuts({ now: at(25 * 60 * MIN + MIN) });
     expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: local.psp.efi.sends.get(idEnvio)!.e2eId });
     expect(putsOf(idEnvio).filter((s) => s === 201 || s === 504)).toHaveLength(1);
-    expect(await expectBooksAgree(a)).toEqual({ available: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
   });
 
   it("a send whose instance lost its lease before recording the answer counts as possibly at Efí", async () => {
@@ -314,6 +314,6 @@ describe("accepted by Efí and still EM_PROCESSAMENTO", () => {
     await advanceDueCashOuts({ now: at(5 * 60 * MIN + 15 * MIN) });
     expect(await rowOf(id)).toMatchObject({ status: "completed" });
     expect(await eventStatuses(id)).toEqual(["pending", "processing", "completed"]);
-    expect(await expectBooksAgree(a)).toEqual({ available: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
   });
 });

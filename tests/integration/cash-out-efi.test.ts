@@ -22,7 +22,7 @@ const local = localPspForFile([RECEIVING_KEY, PAYER_KEY]);
 
 const later = (ms: number) => new Date(Date.now() + ms);
 
-/** A merchant with R$ 198,02 available (a sandbox PIX of R$ 200,00), then switched to its PSP. */
+/** A merchant with R$ 198,02 at its PSP (availableAtPsp: a PIX of R$ 200,00 received there), sending its cash-outs through Efí. */
 async function pspAccount(payout: { payoutEfi?: boolean; payoutPayerKey?: string }): Promise<CreatedAccount> {
   const { account, saved } = await efiAccount("Loja Efí", local, RECEIVING_KEY, payout);
   expect(saved.view).toMatchObject({ payoutEfi: Boolean(payout.payoutEfi), payoutPayerKey: payout.payoutEfi ? PAYER_KEY : "" });
@@ -47,7 +47,7 @@ describe("cash-out through Efí's Pix Envio", () => {
   it("is sent from the merchant's Efí key, followed until REALIZADO, and completes with Efí's end-to-end id and the merchant's webhook", async () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const { id, idEnvio } = await requestEfiCashOut(a, 5_000);
-    expect(await balanceOf(a)).toMatchObject({ available: 14_802, reserved: 5_000 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 14_802, reserved: 5_000 });
     expect(local.psp.efi.sends.has(idEnvio)).toBe(false);
 
     await advanceDueCashOuts({ now: later(0) });
@@ -65,7 +65,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     expect(done.status).toBe("completed");
     expect(done.end2endId).toBe(sent.e2eId);
     expect(isEnd2EndId(done.end2endId!)).toBe(true);
-    expect(await expectBooksAgree(a)).toEqual({ available: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 14_802, waitingFunds: 0, reserved: 0, total: 14_802 });
     expect(await eventStatuses(id)).toEqual([
       ["pending", HOOK],
       ["processing", HOOK],
@@ -105,7 +105,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     const failed = await rowOf(id);
     expect(failed.status).toBe("failed");
     expect(failed.failReason).toContain("NAO_REALIZADO");
-    expect(await expectBooksAgree(a)).toEqual({ available: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
     expect((await eventStatuses(id)).map(([s]) => s)).toEqual(["pending", "processing", "failed"]);
   });
 
@@ -117,7 +117,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     const failed = await rowOf(id);
     expect(failed.status).toBe("failed");
     expect(failed.failReason).toContain("pagamento_negado");
-    expect(await balanceOf(a)).toMatchObject({ available: 19_802, reserved: 0 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 19_802, reserved: 0 });
   });
 
   it("a 5xx on the first send is retried later with the same idEnvio, and Efí makes one transfer", async () => {
@@ -158,7 +158,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     local.psp.efi.settle(idEnvio, "REALIZADO");
     await advanceDueCashOuts({ now: later(20_000) });
     expect(await rowOf(id)).toMatchObject({ status: "completed", end2endId: first.e2eId });
-    expect(await balanceOf(a)).toMatchObject({ available: 18_302, reserved: 0 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 18_302, reserved: 0 });
   });
 
   it("a retry of a send whose answer was lost that meets a 429 waits, and follows the first transfer: the money is never returned while Efí holds it", async () => {
@@ -171,7 +171,7 @@ describe("cash-out through Efí's Pix Envio", () => {
     await advanceDueCashOuts({ now: later(6_000) });
     // Rate limited before Efí's own duplicate check: nothing was decided.
     expect((await rowOf(id)).status).toBe("pending");
-    expect(await balanceOf(a)).toMatchObject({ available: 19_802 - 5_000, reserved: 5_000 });
+    expect(await balanceOf(a)).toMatchObject({ available: 0, availableAtPsp: 19_802 - 5_000, reserved: 5_000 });
     await advanceDueCashOuts({ now: later(30_000) }); // the second retry, 15 s after the 429
     expect((await rowOf(id)).status).toBe("processing");
     local.psp.efi.settle(idEnvio, "REALIZADO");

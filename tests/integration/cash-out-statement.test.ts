@@ -121,7 +121,7 @@ describe("a cash-out request in one statement", () => {
 
     const exact = newCashOut(a, await reserveCashOutId(db), 9_901 - 50, 50, now);
     expect(await insertCashOutWithRequest(db, { now }, exact, null)).toMatchObject({ written: true });
-    expect(await expectBooksAgree(a)).toEqual({ available: 0, waitingFunds: 0, reserved: 9_901, total: 9_901 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 0, waitingFunds: 0, reserved: 9_901, total: 9_901 });
   });
 
   it("inside the caller's transaction, a refusal leaves that transaction usable (no error, nothing written)", async () => {
@@ -169,7 +169,7 @@ describe("a cash-out request in one statement", () => {
     expect(created).toBe(results.slice(12).filter((r) => r.status === 201).length);
     const books = await expectBooksAgree(a);
     expect(books.available).toBeGreaterThanOrEqual(0);
-    expect(books).toEqual({ available: 4_950 + 12 * 990 - created * 500, waitingFunds: 0, reserved: created * 500, total: 4_950 + 12 * 990 });
+    expect(books).toEqual({ available: 4_950 + 12 * 990 - created * 500, availableAtPsp: 0, waitingFunds: 0, reserved: created * 500, total: 4_950 + 12 * 990 });
     // Every account (the platform's too, locked by the payments' journals) equals the sum of its postings.
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });
@@ -218,7 +218,7 @@ describe("a cash-out's later move in one statement", () => {
       { account: "reserved", entryType: "cash_out", amount: -3_000, balanceAfter: 50 },
       { account: "reserved", entryType: "cash_out_fee", amount: -50, balanceAfter: 0 },
     ]);
-    expect(await expectBooksAgree(a)).toEqual({ available: 9_901 - 3_050, waitingFunds: 0, reserved: 0, total: 9_901 - 3_050 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 9_901 - 3_050, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9_901 - 3_050 });
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });
 
@@ -236,7 +236,7 @@ describe("a cash-out's later move in one statement", () => {
       { account: "available", entryType: "cash_out_reversal", amount: 2_050, balanceAfter: 9_901 },
       { account: "reserved", entryType: "cash_out_reversal", amount: -2_050, balanceAfter: 0 },
     ]);
-    expect(await expectBooksAgree(a)).toEqual({ available: 9_901, waitingFunds: 0, reserved: 0, total: 9_901 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 9_901, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9_901 });
   });
 
   it("a row no longer in the status read: 409 conflict, and nothing written (no event, no journal, no balance moved)", async () => {

@@ -33,7 +33,7 @@ describe("50 concurrent cash-outs against a balance that covers 19 of them", () 
     const a = await createTestAccount("Loja Concorrência");
     // PIX R$ 200,00 paid: fee 0.99% = R$ 1,98, available R$ 198,02.
     await paidPix(a, 20_000);
-    expect(await balanceOf(a)).toEqual({ available: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
+    expect(await balanceOf(a)).toEqual({ available: 19_802, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 19_802 });
 
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => cashOut(a, { amount: 1000, pixKey: "maria@example.com", externalRef: `co-${i}` })),
@@ -50,14 +50,14 @@ describe("50 concurrent cash-outs against a balance that covers 19 of them", () 
     expect(new Set(created.map((r) => r.body.data.id)).size).toBe(19);
 
     // R$ 198,02 - 19 x R$ 10,00 = R$ 8,02 available; R$ 190,00 reserved while the PSP works.
-    expect(await expectBooksAgree(a)).toEqual({ available: 802, waitingFunds: 0, reserved: 19_000, total: 19_802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 802, availableAtPsp: 0, waitingFunds: 0, reserved: 19_000, total: 19_802 });
     const list = await call("GET", "/api/v1/cashOut?limit=100", { auth: a.secretKey });
     expect(list.body.data.pagination.total).toBe(19);
 
     // The PSP finishes them all: the money leaves, nothing comes back.
     await advanceDueCashOuts({ now: later(0), limit: 1000 });
     await advanceDueCashOuts({ now: later(pspDelay() + 1000), limit: 1000 });
-    expect(await expectBooksAgree(a)).toEqual({ available: 802, waitingFunds: 0, reserved: 0, total: 802 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 802, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 802 });
     const done = await call("GET", "/api/v1/cashOut?status=completed&limit=100", { auth: a.secretKey });
     expect(done.body.data.pagination.total).toBe(19);
   });
@@ -74,7 +74,7 @@ describe("50 concurrent cash-outs against a balance that covers 19 of them", () 
     expect(results.filter((r) => r.status === 201)).toHaveLength(9);
     expect(results.filter((r) => r.status === 422 && r.body.code === "insufficient_balance")).toHaveLength(11);
     expect(results.find((r) => r.status === 201)!.body.data).toMatchObject({ amount: 1000, fee: 50 });
-    expect(await expectBooksAgree(a)).toEqual({ available: 451, waitingFunds: 0, reserved: 9450, total: 9901 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 451, availableAtPsp: 0, waitingFunds: 0, reserved: 9450, total: 9901 });
     const fees = await statementOf(a, "type=cash_out_fee");
     expect(fees).toHaveLength(9);
     expect(fees.every((e) => e.amount === -50 && e.description.startsWith("Fee on PIX cash-out #"))).toBe(true);
@@ -116,7 +116,7 @@ describe("the cash-out job's pass", () => {
     for (const id of ids) expect((await cashOutEvents(id)).map((e) => e.status)).toEqual(["pending", "processing", "completed"]);
     expect(await advanceDueCashOuts({ now: later(pspDelay() + 1000) })).toBe(0);
     const fee = (await call("GET", `/api/v1/cashOut/${ids[0]}`, { auth: a.secretKey })).body.data.fee as number;
-    expect(await expectBooksAgree(a)).toEqual({ available: 100_000 - 990 - 45 * (100 + fee), waitingFunds: 0, reserved: 0, total: 100_000 - 990 - 45 * (100 + fee) });
+    expect(await expectBooksAgree(a)).toEqual({ available: 100_000 - 990 - 45 * (100 + fee), availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 100_000 - 990 - 45 * (100 + fee) });
   });
 });
 
@@ -166,8 +166,8 @@ describe("a claim's moves in one statement", () => {
     expect(failed.status).toBe("failed");
 
     // Paid R$ 100,00 each (R$ 0,99 fee): A sent two and got the failed one back, B sent two.
-    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee), waitingFunds: 0, reserved: 0, total: 9901 - 2 * (1000 + fee) });
-    expect(await expectBooksAgree(b)).toEqual({ available: 9901 - 2 * (1000 + fee), waitingFunds: 0, reserved: 0, total: 9901 - 2 * (1000 + fee) });
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee), availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9901 - 2 * (1000 + fee) });
+    expect(await expectBooksAgree(b)).toEqual({ available: 9901 - 2 * (1000 + fee), availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9901 - 2 * (1000 + fee) });
     const reversal = (await statementOf(a, "type=cash_out_reversal")).map((e) => e.amount);
     expect(reversal).toEqual([1000 + fee]);
     expect((await checkLedger(getDb())).violations).toEqual([]);
@@ -195,7 +195,7 @@ describe("a claim's moves in one statement", () => {
     for (const [s, shop] of shops.entries()) {
       const sent = ids.map((_, i) => i).filter((i) => i % 3 === s && i % 10 !== 0).reduce((sum, i) => sum + 100 + i + fee, 0);
       const available = 100_000 - 990 - sent;
-      expect(await expectBooksAgree(shop)).toEqual({ available, waitingFunds: 0, reserved: 0, total: available });
+      expect(await expectBooksAgree(shop)).toEqual({ available, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: available });
     }
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });
@@ -245,7 +245,7 @@ describe("a claim's moves in one statement", () => {
     expect((await cashOutEvents(first.id)).length + (await cashOutEvents(second.id)).length).toBe(eventsBefore);
     expect(after.map((r) => r.status)).toEqual(["pending", "pending", "pending", "pending"]);
     const fee = after[0].fee as number;
-    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee) - 2 * (100 + fee), waitingFunds: 0, reserved: 2000 + 200 + 4 * fee, total: 9901 });
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * (1000 + fee) - 2 * (100 + fee), availableAtPsp: 0, waitingFunds: 0, reserved: 2000 + 200 + 4 * fee, total: 9901 });
   });
 
   it("writes nothing when a guarded debit would overdraw, counting the deepest point of a merchant's moves across the claim", async () => {
@@ -307,8 +307,8 @@ describe("a claim's moves in one statement", () => {
     const done = await rowsOfCompanies([a.companyId, b.companyId]);
     expect(done.map((r) => r.status)).toEqual(["completed", "completed", "completed"]);
     expect(new Set(done.map((r) => `${r.xmin}/${r.cmin}`)).size).toBe(1);
-    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * each, waitingFunds: 0, reserved: 0, total: 9901 - 2 * each });
-    expect(await expectBooksAgree(b)).toEqual({ available: 9901 - each, waitingFunds: 0, reserved: 0, total: 9901 - each });
+    expect(await expectBooksAgree(a)).toEqual({ available: 9901 - 2 * each, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9901 - 2 * each });
+    expect(await expectBooksAgree(b)).toEqual({ available: 9901 - each, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9901 - each });
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });
 });
@@ -485,7 +485,7 @@ describe("POST /api/v1/cashOut/request", () => {
     // The money was debited at request; completion only empties reserved (this step also
     // completed the earlier requests of this account).
     const after = await expectBooksAgree(a);
-    expect(after).toEqual({ available: before.available, waitingFunds: 0, reserved: 0, total: before.available });
+    expect(after).toEqual({ available: before.available, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: before.available });
 
     const events = await cashOutEvents(id);
     expect(events.map((e) => e.status)).toEqual(["pending", "processing", "completed"]);

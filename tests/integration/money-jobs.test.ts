@@ -50,7 +50,7 @@ describe("background jobs (as the app and `npm run worker` start them)", () => {
       expect((await until(read(failing.body.data.id), (c) => c.status === "failed")).status).toBe("failed");
       const settled = await until(() => balanceOf(m), (b) => b.waitingFunds === 0);
       // 9_901 - 5_000 sent + 9_562 settled; the failed R$ 10,00 came back.
-      expect(settled).toEqual({ available: 14_463, waitingFunds: 0, reserved: 0, total: 14_463 });
+      expect(settled).toEqual({ available: 14_463, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 14_463 });
     } finally {
       await stop();
     }

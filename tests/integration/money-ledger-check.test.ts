@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
@@ -116,6 +116,25 @@ describe("checkLedger", () => {
     });
     expect(chargeback.violations).toEqual([]);
 
+    // Custody: a sandbox PIX's money moved to where money at the merchant's own PSP is recorded.
+    const mixed = await inRollback(async (tx) => {
+      const [t] = await tx.select().from(transactions).where(and(eq(transactions.paymentMethod, "pix"), eq(transactions.companyId, m.companyId))).limit(1);
+      await postJournal(tx as never, {
+        companyId: m.companyId,
+        transactionId: t.id,
+        kind: "settlement",
+        description: "sandbox money sent to the PSP's side",
+        now: new Date(),
+        lines: [
+          { owner: "merchant", account: "available", entryType: "settlement", amount: -1 },
+          { owner: "merchant", account: "available_at_psp", entryType: "settlement", amount: 1 },
+        ],
+      });
+      return { t, r: await checkLedger(tx) };
+    });
+    expect(mixed.r.violations).toHaveLength(1);
+    expect(mixed.r.violations[0]).toMatch(new RegExp(`\\(settlement, for transaction ${mixed.t.id}\\) moved available_at_psp: money held at the merchant's PSP and money Arara holds must not mix`));
+
     // A card sale (R$ 50,00, fee 3.99% + R$ 0,39 = R$ 2,39) whose row says R$ 1,00 was refunded with no
     // refund journal: both the refund total and its waiting share disagree with the ledger.
     const cardMismatch = await inRollback(async (tx) => {
@@ -132,7 +151,7 @@ describe("checkLedger", () => {
       await tx.update(cashOuts).set({ status: "failed" }).where(eq(cashOuts.id, c.id));
       return { c, r: await checkLedger(tx) };
     });
-    expect(lost.r.violations).toEqual([`cash-out ${lost.c.id} (failed, amount + fee 1000): 1000 net debited from available, 1000 in reserved`]);
+    expect(lost.r.violations).toEqual([`cash-out ${lost.c.id} (failed, amount + fee 1000): 1000 net debited from its funds, 1000 in reserved`]);
 
     expect((await checkLedger(getDb())).violations).toEqual([]);
   });

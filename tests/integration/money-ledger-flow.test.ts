@@ -37,7 +37,7 @@ describe("a merchant's month: after every step, balance, statement and ledger ag
   it("pays, refunds in part and in full, takes and wins a card chargeback, settles, cashes out, and is charged back below zero", async () => {
     const m = await createTestAccount("Loja do Mês");
     const expectBalance = async (available: number, waitingFunds: number, reserved = 0) =>
-      expect(await expectBooksAgree(m)).toEqual({ available, waitingFunds, reserved, total: available + waitingFunds + reserved });
+      expect(await expectBooksAgree(m)).toEqual({ available, availableAtPsp: 0, waitingFunds, reserved, total: available + waitingFunds + reserved });
 
     // 1. PIX A R$ 100,00 paid: fee 0.99% = R$ 0,99.
     const a = await paidPix(m, 10_000);
@@ -176,9 +176,9 @@ describe("a merchant's month: after every step, balance, statement and ledger ag
       settledAt: now,
     });
     await getDb().transaction((tx) => executeTransaction(tx, { actor: "api", now }, { cause: "created", transaction: t, facts: {} }));
-    expect(await expectBooksAgree(m)).toEqual({ available: 9_562, waitingFunds: 0, reserved: 0, total: 9_562 });
+    expect(await expectBooksAgree(m)).toEqual({ available: 9_562, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9_562 });
     await settleDueCardFunds({ now: new Date(Date.now() + 400 * DAY) });
-    expect(await expectBooksAgree(m)).toEqual({ available: 9_562, waitingFunds: 0, reserved: 0, total: 9_562 });
+    expect(await expectBooksAgree(m)).toEqual({ available: 9_562, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 9_562 });
   });
 });
 
@@ -300,6 +300,6 @@ describe("GET /api/v1/balance/statement", () => {
     }
     const other = await createTestAccount("Loja Vazia");
     expect(await statementOf(other)).toEqual([]);
-    expect(await balanceOf(other)).toEqual({ available: 0, waitingFunds: 0, reserved: 0, total: 0 });
+    expect(await balanceOf(other)).toEqual({ available: 0, availableAtPsp: 0, waitingFunds: 0, reserved: 0, total: 0 });
   });
 });

@@ -35,10 +35,11 @@ const base: TransactionMoney = {
   refundedAmount: 0,
   feeEstimated: 150,
   settledAt: null,
+  acquirerType: "sandbox",
 };
 const card = (over: Partial<TransactionMoney> = {}): TransactionMoney => ({ ...base, paymentMethod: "credit_card", feeEstimated: 500, ...over });
 const pix = (over: Partial<TransactionMoney> = {}): TransactionMoney => ({ ...base, ...over });
-const cashOut: CashOutMoney = { id: 11, companyId: 3, amount: 5_000, fee: 200 };
+const cashOut: CashOutMoney = { id: 11, companyId: 3, amount: 5_000, fee: 200, processor: "sandbox" };
 
 type Line = [owner: string, account: string, entryType: string, amount: number];
 const lines = (j: JournalDraft | null): Line[] =>
@@ -304,6 +305,22 @@ describe("the money table, row by row", () => {
     expect(targetOf("psp_refund_requested", "pix", "paid")).toBe("paid");
     expect(() => targetOf("psp_refund_requested", "pix", "refunded")).toThrow(TransitionError);
     expect(() => targetOf("psp_refund_requested", "boleto", "paid")).toThrow(TransitionError);
+  });
+
+  it("keeps money at the merchant's own PSP apart: every journal of an API Pix charge and of a cash-out sent from that PSP uses available_at_psp, never available", () => {
+    const atPsp = pix({ acquirerType: "api-pix" });
+    const merchantAccounts = (j: JournalDraft | null) => [...new Set((j?.lines ?? []).filter((l) => l.owner === "merchant" && l.amount !== 0).map((l) => l.account))].sort();
+    expect(merchantAccounts(transactionRule("payment_received").journal({ before: atPsp, after: atPsp, facts: {} as never }))).toEqual(["available_at_psp"]);
+    expect(merchantAccounts(transactionRule("psp_refund_requested").journal({ before: atPsp, after: atPsp, facts: { amount: 4_000 } }))).toEqual(["available_at_psp", "reserved"]);
+    expect(merchantAccounts(transactionRule("psp_refund_failed").journal({ before: atPsp, after: atPsp, facts: { amount: 4_000, reserved: true } }))).toEqual(["available_at_psp", "reserved"]);
+    expect(merchantAccounts(transactionRule("refund").journal({ before: atPsp, after: atPsp, facts: { amount: 10_000 } }))).toEqual(["available_at_psp"]);
+    // The sandbox's PIX: Arara holds it.
+    expect(merchantAccounts(transactionRule("payment_received").journal({ before: pix(), after: pix(), facts: {} as never }))).toEqual(["available"]);
+
+    const efi = { ...cashOut, processor: "efi-pix-envio" };
+    expect(merchantAccounts(cashOutRule("cash_out_requested").journal({ before: efi, after: efi, facts: {} as never }))).toEqual(["available_at_psp", "reserved"]);
+    expect(merchantAccounts(cashOutRule("cash_out_failed").journal({ before: efi, after: efi, facts: {} as never }))).toEqual(["available_at_psp", "reserved"]);
+    expect(merchantAccounts(cashOutRule("cash_out_requested").journal({ before: cashOut, after: cashOut, facts: {} as never }))).toEqual(["available", "reserved"]);
   });
 
   it("waives the fee of a payment returned as a duplicate", () => {

@@ -9,7 +9,8 @@ export const BALANCE = apiGroup({ name: "Balance", description: "Balance and sta
     path: "/api/v1/balance",
     operationId: "getBalance",
     summary: "Balance",
-    description: "Read from the ledger: `available` (can be cashed out), `waitingFunds` (card sales before settlement), `reserved` (cash-outs in flight, and refunds asked of your own PSP not yet answered).",
+    description:
+      "Read from the ledger: `available` (held by Arara: can be cashed out), `availableAtPsp` (PIX received through your own PSP: in your PSP account, sent out only from there), `waitingFunds` (card sales before settlement), `reserved` (cash-outs in flight, and refunds asked of your own PSP not yet answered).",
     auth: "secretKey",
     responses: { 200: { description: "The balance, in centavos", schema: envelopeOf(BalanceSchema, { id: "BalanceResponse", status: 200 }) } },
   },

@@ -4,8 +4,14 @@ import { ledgerAccounts } from "@/lib/db/schema";
 import type { ServiceContext } from "../context";
 
 export type Balance = {
-  /** Can be cashed out or refunded now. Negative only after a chargeback. */
+  /** Held by Arara for the merchant: can be cashed out (Arara's payouts) or refunded now. Negative only after a chargeback. */
   available: number;
+  /**
+   * PIX received through the merchant's own PSP (API Pix), net of Arara's fees and of what was
+   * refunded or sent out from there: a record of money in the merchant's PSP account, never Arara's to
+   * pay out. A cash-out from it is a transfer from that account (Efí's Pix Envio).
+   */
+  availableAtPsp: number;
   /** Card sales waiting for their settlement date (CARD_SETTLEMENT_DAYS). */
   waitingFunds: number;
   /**
@@ -13,7 +19,7 @@ export type Balance = {
    * answered: returned to available if the transfer or the devolução fails.
    */
   reserved: number;
-  /** available + waitingFunds + reserved. */
+  /** available + availableAtPsp + waitingFunds + reserved. */
   total: number;
 };
 
@@ -28,7 +34,8 @@ export async function getBalance(ctx: Pick<ServiceContext, "account">, db: Query
     .where(eq(ledgerAccounts.companyId, ctx.account.id));
   const of = (kind: string) => Number(rows.find((r) => r.kind === kind)?.balance ?? 0);
   const available = of("available");
+  const availableAtPsp = of("available_at_psp");
   const waitingFunds = of("waiting_funds");
   const reserved = of("reserved");
-  return { available, waitingFunds, reserved, total: available + waitingFunds + reserved };
+  return { available, availableAtPsp, waitingFunds, reserved, total: available + availableAtPsp + waitingFunds + reserved };
 }

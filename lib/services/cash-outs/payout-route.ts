@@ -4,28 +4,36 @@ import { pspPayouts } from "@/lib/db/schema";
 import { API_PIX_PROCESSOR, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { EFI_PAYOUT_PROVIDER } from "@/lib/processors/payouts/efi";
 import { sandboxPixPayouts } from "@/lib/processors/payouts/sandbox";
+import type { CashOutSource } from "@/lib/domain/cash-out";
 import type { CashOutRow } from "./cash-out-view";
 import { ServiceError } from "../errors";
 
 export type PayoutRoute = { processor: string; efi: { payerKey: string } | null };
 
+const NOT_CONFIGURED_AT_PSP =
+  "Cash-outs from your PSP account are not set up for this account (payout_not_configured): money received through your own PSP is there, not with Arara, so only a transfer from that account can send it. Set up cash-outs through the PSP (Efí's Pix Envio, in the dashboard's PIX settings) or withdraw at the PSP.";
+
 /**
- * Who pays a new cash-out out. The sandbox, while the account receives PIX through the sandbox. An
- * account receiving through its own PSP (API Pix) has its money at that PSP, not with Arara: its
- * cash-outs go through Efí's Pix Envio when it is set up (paid from the merchant's Efí account), and
- * are refused otherwise (422 `unprocessable`), since Arara has nothing of its own to send.
+ * Who pays a new cash-out out, which decides the money it is taken from (lib/domain/ledger.ts,
+ * FundsAccount): Arara's payouts (the sandbox here) send what Arara holds (`available`: card sales,
+ * boleto, PIX received through the sandbox); Efí's Pix Envio sends from the merchant's own Efí
+ * account what landed there (`available_at_psp`: PIX received through the API Pix processor). Money at
+ * the merchant's PSP is never paid out by Arara, whatever the account's settings say today.
+ *
+ * `source` left out: `psp` for an account that receives PIX through its own PSP, `arara` otherwise.
+ * `psp` without Efí's Pix Envio set up is refused (422 `unprocessable`, payout_not_configured).
  * `known`: the processor the account's settings name as already read with the request's
- * authentication (null: no settings); when it is not API Pix, the settings are not read again.
+ * authentication (null: no settings); with no `psp` asked and a processor that is not API Pix, the
+ * settings are not read again.
  */
-export async function payoutRouteFor(companyId: number, q: Queryable = getDb(), known?: string | null): Promise<PayoutRoute> {
-  if (known !== undefined && known !== API_PIX_PROCESSOR) return { processor: sandboxPixPayouts.name, efi: null };
+export async function payoutRouteFor(companyId: number, q: Queryable = getDb(), known?: string | null, source?: CashOutSource): Promise<PayoutRoute> {
+  const arara = { processor: sandboxPixPayouts.name, efi: null };
+  if (source === "arara") return arara;
+  if (source === undefined && known !== undefined && known !== API_PIX_PROCESSOR) return arara;
   const config = await pspConfigOf(companyId, q);
-  if (!config || config.processor !== API_PIX_PROCESSOR) return { processor: sandboxPixPayouts.name, efi: null };
-  if (config.payoutProvider === "efi" && config.payoutPayerKey) return { processor: EFI_PAYOUT_PROVIDER, efi: { payerKey: config.payoutPayerKey } };
-  throw new ServiceError(
-    "unprocessable",
-    "Cash-outs are not set up for this account (payout_not_configured): it receives PIX through its own PSP, so its money is there and not with Arara. Set up cash-outs through the PSP (Efí's Pix Envio, in the dashboard's PIX settings) or withdraw at the PSP.",
-  );
+  if (source === undefined && (!config || config.processor !== API_PIX_PROCESSOR)) return arara;
+  if (config?.payoutProvider === "efi" && config.payoutPayerKey) return { processor: EFI_PAYOUT_PROVIDER, efi: { payerKey: config.payoutPayerKey } };
+  throw new ServiceError("unprocessable", NOT_CONFIGURED_AT_PSP);
 }
 
 /** The PSP's side of a cash-out, in the transaction that creates it: its idEnvio, drawn once. */

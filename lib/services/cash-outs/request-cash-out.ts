@@ -25,8 +25,9 @@ import { ServiceError, validation } from "../errors";
  * The money and the event are the executor's (the money table's `cash_out_requested` row), written
  * by one statement (lib/executor/cash-out-in-one-statement.ts): its guard refuses an overdraft and
  * writes nothing, the hot balance row is locked for that one statement.
- * The transfer goes through the sandbox, or through Efí for an account receiving PIX at its own PSP
- * with Efí's Pix Envio set up; such an account without it is refused (payout-route.ts).
+ * The transfer goes through Arara's payouts (the sandbox) from `available`, or through Efí's Pix Envio
+ * from `available_at_psp` (`source`, and its default, in payout-route.ts); `psp` without Efí set up is
+ * refused.
  * `outer`: the caller's transaction (the idempotency layer's); the statement is part of it.
  */
 export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, outer?: Tx): Promise<CashOutRow> {
@@ -49,7 +50,7 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
   }
   if (req.postbackUrl) await checkPostbackUrl(ctx, req.postbackUrl);
   const fee = computeCashOutFee(ctx.account.feePlan);
-  const route = await payoutRouteFor(ctx.account.id, outer, ctx.pspProcessor);
+  const route = await payoutRouteFor(ctx.account.id, outer, ctx.pspProcessor, req.source);
   const q = outer ?? getDb();
   const id = ctx.reservedCashOutId ?? (await reserveCashOutId(q));
   const values: NewCashOut = {
@@ -68,12 +69,14 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+  // Named after the money the route takes it from (lib/domain/ledger.ts, FundsAccount).
+  const funds = route.efi ? "The balance at your PSP (availableAtPsp)" : "The available balance";
   const insufficient = () =>
     new ServiceError(
       "insufficient_balance",
       fee > 0
-        ? `The available balance does not cover this cash-out of ${formatBRL(req.amount)} plus the ${formatBRL(fee)} fee.`
-        : `The available balance does not cover this cash-out of ${formatBRL(req.amount)}.`,
+        ? `${funds} does not cover this cash-out of ${formatBRL(req.amount)} plus the ${formatBRL(fee)} fee.`
+        : `${funds} does not cover this cash-out of ${formatBRL(req.amount)}.`,
     );
 
   const outcome = await insertCashOutWithRequest(q, ctx, values, pspPayoutValues(values, route, ctx.now));

@@ -99,7 +99,7 @@ export async function requestApiPixRefund(
       if (e instanceof ServiceError && e.code === "insufficient_balance") {
         throw new ServiceError(
           "insufficient_balance",
-          `The available balance does not cover this refund of ${formatBRL(amount)} (refunds in progress at the PSP are already held out of it).`,
+          `The balance at your PSP (availableAtPsp: PIX received there, net of fees and of what was refunded or sent out) does not cover this refund of ${formatBRL(amount)}; refunds in progress at the PSP are already held out of it.`,
         );
       }
       throw e;
