@@ -3,6 +3,7 @@
  * "R$ 1.234,56" in both: the charge is in reais and that is how the payer's bank shows it.
  */
 import { formatBRL } from "@/lib/domain/money";
+import { REFUSAL_DESCRIPTION_OTHER, REFUSAL_DESCRIPTIONS } from "@/lib/core/refused-reason";
 import { en } from "./i18n-en";
 import { installmentSplit as split, unbroken, type InstallmentLabel } from "./format";
 
@@ -118,13 +119,8 @@ const pt = {
     paidWith: (brand: string, last4: string) => `${brand} final ${last4}`,
     tryAgainHeading: "Tente com outro cartão",
     refusedTitle: "Pagamento recusado",
-    refused: {
-      card_declined: "O banco emissor recusou o pagamento. Tente outro cartão ou fale com seu banco.",
-      insufficient_funds: "Limite ou saldo insuficiente. Tente outro cartão.",
-      expired_card: "O cartão está vencido. Tente outro cartão.",
-      processing_error: "Houve um erro ao processar o pagamento. Tente novamente ou use outro cartão.",
-      other: "O pagamento não foi aprovado. Tente outro cartão.",
-    } as Record<string, string>,
+    // The same words /v1 gives a store as refusedReason.description (lib/core/refused-reason.ts).
+    refused: { ...REFUSAL_DESCRIPTIONS, other: REFUSAL_DESCRIPTION_OTHER } as Record<string, string>,
     noMoreAttempts: "Não é possível tentar novamente por aqui. Entre em contato com a loja.",
     secureNote: "Os dados do cartão são criptografados e não ficam com a loja.",
     errors: {

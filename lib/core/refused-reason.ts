@@ -1,9 +1,8 @@
 /**
  * A refused card's reason as the /v1 dialect shows it: the family's clients read an object
  * (`refusedReason?.description`, `refusedReason?.message`), where /api/v1 keeps the code as a string.
- * The words are the ones the hosted checkout shows the payer for the same code
- * (components/checkout/i18n.ts, `card.refused`; tests/unit/refused-reason.test.ts holds them equal),
- * since a store shows them to its own payer.
+ * The words are the ones the hosted checkout shows the payer for the same code (components/checkout/i18n.ts,
+ * `card.refused`, takes them from here), since a store shows them to its own payer.
  */
 import type { TransactionRow } from "./rows";
 
