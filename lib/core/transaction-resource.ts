@@ -177,6 +177,11 @@ function v1Pix(t: TransactionRow) {
   };
 }
 
+/** A boleto's payment details, as a creation answers them (and /v1 everywhere). */
+export function boletoView(t: Pick<TransactionRow, "secureId" | "boletoBarcode" | "boletoDigitableLine" | "boletoDueDate">) {
+  return { url: boletoUrlOf(t.secureId), barcode: t.boletoBarcode, digitableLine: t.boletoDigitableLine, dueDate: t.boletoDueDate };
+}
+
 export function v1TransactionResource(t: TransactionRow, pspRefunds?: readonly PspRefundRow[]) {
   const resource = transactionResource(t, pspRefunds);
   return {
@@ -194,14 +199,8 @@ export function v1TransactionResource(t: TransactionRow, pspRefunds?: readonly P
     ...(t.paymentMethod === "credit_card" ? { installments: t.installments, card: v1CardView(t) } : {}),
     ...(t.paymentMethod === "boleto"
       ? {
-          boleto: {
-            url: boletoUrlOf(t.secureId),
-            barcode: t.boletoBarcode,
-            digitableLine: t.boletoDigitableLine,
-            dueDate: t.boletoDueDate,
-            // The family's name for the due date (their clients read boleto.expirationDate).
-            expirationDate: t.boletoDueDate,
-          },
+          // The family's name for the due date too (their clients read boleto.expirationDate).
+          boleto: { ...boletoView(t), expirationDate: t.boletoDueDate },
         }
       : {}),
     updatedAt: t.updatedAt.toISOString(),

@@ -19,7 +19,7 @@ import { consumeCardToken } from "./card-tokens";
 import { cardInstallmentOption, parseCreateTransaction } from "./parse-create-transaction";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
-import { boletoUrlOf, cardView, reportedFee, transactionResource, type TransactionRow } from "./transaction-view";
+import { boletoView, cardView, reportedFee, transactionResource, type TransactionRow } from "./transaction-view";
 
 const DAY_MS = 86_400_000;
 
@@ -369,16 +369,7 @@ export function transactionCreatedResource(t: TransactionRow) {
           card: cardView(t),
         }
       : {}),
-    ...(t.paymentMethod === "boleto"
-      ? {
-          boleto: {
-            url: boletoUrlOf(t.secureId),
-            barcode: t.boletoBarcode,
-            digitableLine: t.boletoDigitableLine,
-            dueDate: t.boletoDueDate,
-          },
-        }
-      : {}),
+    ...(t.paymentMethod === "boleto" ? { boleto: boletoView(t) } : {}),
   };
 }
 export type TransactionCreatedResource = ReturnType<typeof transactionCreatedResource>;

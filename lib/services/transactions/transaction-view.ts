@@ -10,6 +10,7 @@ export type { PspRefundRow, TransactionRow };
 
 export { boletoUrlOf, cardView, secureUrlOf };
 export {
+  boletoView,
   needsPspRefunds,
   pspRefundView,
   refundsAtPsp,
