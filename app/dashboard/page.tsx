@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
-import { getBalance } from "@/lib/services/accounts/get-balance";
 import { getDashboardOverview } from "@/lib/services/dashboard/dashboard-overview";
+import { merchantFunds } from "@/components/dashboard/funds";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { METHOD_COLOR, VolumeChart } from "@/components/dashboard/VolumeChart";
 import { formatBRL, formatInt, formatLongDate, formatPercent, METHOD_LABEL } from "@/components/dashboard/format";
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Visão geral" };
 
 export default async function OverviewPage() {
   const ctx = await requireSession();
-  const [balance, overview] = await Promise.all([getBalance(ctx), getDashboardOverview(ctx)]);
+  const [{ balance, showsPsp }, overview] = await Promise.all([merchantFunds(ctx), getDashboardOverview(ctx)]);
 
   return (
     <>
@@ -26,15 +26,26 @@ export default async function OverviewPage() {
         }
       />
 
-      <section aria-labelledby="saldo" className={`${ui.grid} ${ui.grid3}`}>
+      <section aria-labelledby="saldo" className={`${ui.grid} ${showsPsp ? ui.grid4 : ui.grid3}`}>
         <h2 id="saldo" className={ui.srOnly}>
           Saldo
         </h2>
         <div className={`${ui.card} ${ui.stat}`} data-testid="balance-available">
           <span className={ui.statLabel}>Disponível para saque</span>
           <span className={ui.statValue}>{formatBRL(balance.available)}</span>
-          <span className={ui.statHint}>PIX e boletos pagos, menos tarifas, reembolsos e saques</span>
+          <span className={ui.statHint}>
+            {showsPsp
+              ? "Mantido pela Arara: cartões liberados, boletos e PIX do sandbox, menos tarifas, reembolsos e saques"
+              : "PIX, boletos e cartões liberados, menos tarifas, reembolsos e saques"}
+          </span>
         </div>
+        {showsPsp && (
+          <div className={`${ui.card} ${ui.stat}`} data-testid="balance-at-psp">
+            <span className={ui.statLabel}>Na sua conta do PSP</span>
+            <span className={ui.statValue}>{formatBRL(balance.availableAtPsp)}</span>
+            <span className={ui.statHint}>PIX recebidos no seu PSP, menos tarifas, reembolsos e saques por lá</span>
+          </div>
+        )}
         <div className={`${ui.card} ${ui.stat}`} data-testid="balance-waiting">
           <span className={ui.statLabel}>A receber</span>
           <span className={ui.statValue}>{formatBRL(balance.waitingFunds)}</span>
@@ -43,7 +54,7 @@ export default async function OverviewPage() {
         <div className={`${ui.card} ${ui.stat}`} data-testid="balance-reserved">
           <span className={ui.statLabel}>Reservado</span>
           <span className={ui.statValue}>{formatBRL(balance.reserved)}</span>
-          <span className={ui.statHint}>Saques em andamento</span>
+          <span className={ui.statHint}>{showsPsp ? "Saques e devoluções em andamento" : "Saques em andamento"}</span>
         </div>
       </section>
 
