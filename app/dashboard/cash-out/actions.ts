@@ -4,12 +4,17 @@ import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { formatBRL } from "@/lib/domain/money";
+import { CASH_OUT_SOURCES, type CashOutSource } from "@/lib/domain/cash-out";
+import { computeCashOutFee } from "@/lib/domain/fees";
 import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
+import { ServiceError } from "@/lib/services/errors";
 import { parseReais } from "@/components/dashboard/money-input";
 import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 
 /**
- * Requests a PIX cash-out of the available balance (the form showed the fee and the balance after).
+ * Requests a PIX cash-out (the form showed the fee and the balance after) from the source the form
+ * showed: `arara` (the available balance) or `psp` (the balance at the merchant's own PSP, sent by
+ * Efí's Pix Envio); a form without one (rendered before sources existed) takes the API's default.
  * Once per form key: a double submit is one cash-out (lib/auth/idempotent-action.ts).
  */
 export async function cashOutAction(_prev: ActionState<{ id: number }>, formData: FormData): Promise<ActionState<{ id: number }>> {
@@ -21,13 +26,47 @@ export async function cashOutAction(_prev: ActionState<{ id: number }>, formData
     if (!key) return fieldError("Revise a chave PIX.", "pixKey", PIX_KEY_PROBLEM_TEXT.empty);
     if (!key.ok) return fieldError("Revise a chave PIX.", "pixKey", pixKeyErrorText(key) ?? PIX_KEY_PROBLEM_TEXT[key.problem]);
     const description = String(formData.get("description") ?? "").trim().slice(0, 140) || undefined;
-    const input = { amount, pixKey: key.key, pixKeyType: key.type, description };
+    const sent = String(formData.get("source") ?? "");
+    const source = (CASH_OUT_SOURCES as readonly string[]).includes(sent) ? (sent as CashOutSource) : undefined;
+    const input = { amount, pixKey: key.key, pixKeyType: key.type, description, source };
     const state = await onceForFormKey<{ id: number }>(ctx, formData, { scope: "cash-out", request: input }, async (tx) => {
-      const c = await requestCashOut(ctx, input, tx);
-      return { status: "ok", message: `Saque #${c.id} de ${formatBRL(c.amount)} solicitado.`, data: { id: c.id } };
+      try {
+        const c = await requestCashOut(ctx, input, tx);
+        return { status: "ok", message: `Saque #${c.id} de ${formatBRL(c.amount)} solicitado.`, data: { id: c.id } };
+      } catch (err) {
+        const said = refusalInPortuguese(err, source, amount, computeCashOutFee(ctx.account.feePlan));
+        if (said) return said;
+        throw err;
+      }
     });
     // Whatever the outcome, the page renders again: with the new balance, and a new key for the next cash-out.
     revalidatePath("/dashboard", "layout");
     return state;
   });
+}
+
+/**
+ * The two refusals a merchant can act on, said in the form on the field to change: a PSP source
+ * without Efí's Pix Envio set up (the service's `payout_not_configured`), and a source whose balance
+ * does not cover the amount and the fee (the page renders again with that balance as it is now).
+ */
+function refusalInPortuguese(err: unknown, source: CashOutSource | undefined, amount: number, fee: number): ActionState<never> | null {
+  if (!(err instanceof ServiceError)) return null;
+  if (err.code === "unprocessable" && err.message.includes("payout_not_configured")) {
+    return fieldError(
+      "Os saques do saldo no seu PSP não estão configurados.",
+      "source",
+      "Os saques do saldo no seu PSP ainda não estão configurados: esse dinheiro está na sua conta do PSP, não com a Arara. Configure o envio pela Efí (Pix Envio) em Recebimento PIX, ou escolha o saldo na Arara.",
+    );
+  }
+  if (err.code === "insufficient_balance") {
+    // The money the service took it from: the source sent, or the one its default chose (its message names it).
+    const atPsp = source ? source === "psp" : err.message.includes("availableAtPsp");
+    return fieldError(
+      "Saldo insuficiente para este saque.",
+      "amount",
+      `Saldo insuficiente: ${atPsp ? "o saldo no seu PSP" : "o saldo na Arara"} não cobre ${formatBRL(amount)}${fee > 0 ? ` mais a tarifa de ${formatBRL(fee)}` : ""}.`,
+    );
+  }
+  return null;
 }

@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { requireSession } from "@/lib/auth/session";
-import { getBalance } from "@/lib/services/accounts/get-balance";
 import { listCashOuts } from "@/lib/services/cash-outs/list-cash-outs";
 import { ListCashOutsQuery } from "@/lib/schemas/money";
 import { computeCashOutFee } from "@/lib/domain/fees";
+import { merchantFunds } from "@/components/dashboard/funds";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
+import { fundsAccountOfCashOut } from "@/lib/domain/ledger";
 import { CASH_OUT_STATUS_LABEL, formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
 import { newFormKey } from "@/lib/auth/idempotent-action";
@@ -24,7 +25,7 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
   const sp = await searchParams;
   const parsed = ListCashOutsQuery.safeParse({ page: typeof sp.page === "string" ? sp.page : "1", limit: "20" });
   const query = parsed.success ? parsed.data : ListCashOutsQuery.parse({});
-  const [balance, { rows, pagination }] = await Promise.all([getBalance(ctx), listCashOuts(ctx, query)]);
+  const [funds, { rows, pagination }] = await Promise.all([merchantFunds(ctx), listCashOuts(ctx, query)]);
   const fee = computeCashOutFee(ctx.account.feePlan);
 
   return (
@@ -33,13 +34,12 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
       <div className={`${ui.split} ${ui.splitFormFirst}`}>
         <section className={ui.card} aria-labelledby="novo-saque">
           <h2 id="novo-saque">Novo saque PIX</h2>
-          <div className={ui.stat} style={{ marginBottom: 16 }}>
-            <span className={ui.statLabel}>Disponível para saque</span>
-            <span className={ui.statValue} data-testid="cash-out-available">
-              {formatBRL(balance.available)}
-            </span>
-          </div>
-          <CashOutForm available={balance.available} fee={fee} formKey={newFormKey()} />
+          <CashOutForm
+            balances={{ arara: funds.balance.available, psp: funds.balance.availableAtPsp }}
+            sources={funds.showsPsp ? { defaultSource: funds.defaultSource, pspReady: funds.sendsFromPsp } : null}
+            fee={fee}
+            formKey={newFormKey()}
+          />
         </section>
         <section className={`${ui.card} ${ui.cardFlush}`} aria-labelledby="historico">
           <h2 id="historico" style={{ padding: "20px 20px 0" }}>
@@ -60,6 +60,7 @@ export default async function CashOutPage({ searchParams }: { searchParams: Prom
                       <div className={`${ui.muted} ${ui.small}`}>
                         {PIX_KEY_TYPE_LABEL[c.pixKeyType] ?? c.pixKeyType}
                         {c.description ? ` · ${c.description}` : ""}
+                        {funds.showsPsp && ` · ${fundsAccountOfCashOut(c) === "available_at_psp" ? "do saldo no seu PSP" : "do saldo na Arara"}`}
                       </div>
                     </td>
                     <td data-label="Status">

@@ -5,6 +5,7 @@ import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { cashOutFailureLabel, CASH_OUT_STATUS_LABEL, formatBRL, formatDateTimeSeconds, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
+import { fundsAccountOfCashOut } from "@/lib/domain/ledger";
 import ui from "@/components/dashboard/ui.module.css";
 import { cashOutWaiting } from "@/lib/services/cash-outs/psp-waiting";
 import { CashOutWaitingNotice } from "../CashOutWaitingNotice";
@@ -16,6 +17,7 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
   const { id } = await params;
   const c = await orNotFound(getCashOut(ctx, id));
   const waiting = cashOutWaiting(c, c.psp);
+  const atPsp = fundsAccountOfCashOut(c) === "available_at_psp";
   return (
     <>
       <PageHeader
@@ -41,15 +43,21 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
               <strong>{formatBRL(c.fee)}</strong>
             </div>
             <div className={`${ui.summaryRow} ${ui.summaryTotal}`}>
-              <span>Debitado do saldo</span>
+              <span>{atPsp ? "Debitado do saldo no seu PSP" : "Debitado do saldo"}</span>
               <strong>{formatBRL(c.amount + c.fee)}</strong>
             </div>
-            {c.status === "failed" && <p className={`${ui.small} ${ui.muted}`}>O valor e a tarifa voltaram para o saldo disponível.</p>}
+            {c.status === "failed" && <p className={`${ui.small} ${ui.muted}`}>O valor e a tarifa voltaram para {atPsp ? "o saldo no seu PSP" : "o saldo disponível"}.</p>}
           </div>
         </section>
         <section className={ui.card} aria-labelledby="destino">
           <h2 id="destino">Transferência</h2>
           <dl className={ui.dl}>
+            {atPsp && (
+              <>
+                <dt>Origem</dt>
+                <dd data-testid="cash-out-source">Sua conta Efí (Pix Envio)</dd>
+              </>
+            )}
             <dt>Chave PIX</dt>
             <dd className={ui.mono}>{c.pixKey}</dd>
             <dt>Tipo</dt>
