@@ -1,7 +1,7 @@
 import { StatementQuery, type StatementQuery as Query } from "@/lib/schemas/money";
 import { endOfDayBR, startOfDayBR } from "./dates";
 
-export type StatementFilters = { from?: string; to?: string; type?: string; account: "available" | "waiting_funds" | "all" };
+export type StatementFilters = { from?: string; to?: string; type?: string; account: "available" | "waiting_funds" | "available_at_psp" | "all" };
 
 const one = (v: string | string[] | null | undefined) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
@@ -12,7 +12,7 @@ export function statementFilters(get: (name: string) => string | string[] | null
     from: one(get("from")),
     to: one(get("to")),
     type: one(get("type")),
-    account: account === "waiting_funds" || account === "all" ? account : "available",
+    account: account === "waiting_funds" || account === "available_at_psp" || account === "all" ? account : "available",
   };
 }
 

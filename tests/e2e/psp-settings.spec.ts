@@ -5,14 +5,16 @@
  * then made at the PSP, paid there, notified to the app, and reads `paid` with the PSP's e2e id; a
  * partial refund from the dashboard is asked of the PSP as a devolução and counted when it confirms.
  * Then cash-outs are sent through Efí's Pix Envio of the same PSP (the background job sends and
- * follows them) and one completes with Efí's end-to-end id.
+ * follows them) and one completes with Efí's end-to-end id. The dashboard shows that money apart
+ * ("Na sua conta do PSP": the overview, the statement) and the cash-out form lets the merchant choose
+ * it or the balance Arara holds (a card sale), each sent by its own payer.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { makeTestPki, startApiPixPsp, type ApiPixPsp } from "../helpers/api-pix-psp";
-import { basicAuth, createCharge, signUp } from "./dashboard-helpers";
+import { basicAuth, createCharge, expectAccessible, signUp, statValue, tokenizeCard } from "./dashboard-helpers";
 
 const KEY = "pagamentos@loja.example";
 const PAYER_KEY = "saques@loja.example";
@@ -133,8 +135,37 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await expect(page.getByText("Tudo (R$ 39,90)")).toBeVisible();
   await page.screenshot({ path: "test-results/psp-settings/refund-failed-phone.png", fullPage: true });
 
-  // Without a payout set up, a cash-out is refused: the money is at the PSP, not with Arara.
+  // The overview shows the PIX received at the PSP apart from what Arara holds (nothing yet).
   const auth = { authorization: basicAuth(merchant) };
+  const balanceNow = async () => (await (await request.get("/api/v1/balance", { headers: auth })).json()).data as { available: number; availableAtPsp: number };
+  expect(await balanceNow()).toMatchObject({ available: 0, availableAtPsp: 3941 });
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("balance-at-psp")).toContainText("Na sua conta do PSP");
+  await expect(statValue(page, "balance-at-psp")).toHaveText("R$ 39,41");
+  await expect(statValue(page, "balance-available")).toHaveText("R$ 0,00");
+  await expect(page.getByTestId("balance-available")).toContainText("Mantido pela Arara");
+  await page.screenshot({ path: "test-results/psp-settings/overview-at-psp-phone.png", fullPage: true });
+
+  // The cash-out form offers both sources, the PSP's first (the API's default for this account); without
+  // Pix Envio set up it says so instead of sending.
+  await page.goto("/dashboard/cash-out");
+  await expect(page.getByTestId("cash-out-source-psp").getByRole("radio")).toBeChecked();
+  await expect(page.getByTestId("cash-out-source-psp")).toContainText("R$ 39,41");
+  await expect(page.getByTestId("cash-out-source-arara")).toContainText("R$ 0,00");
+  await expect(page.getByTestId("cash-out-available")).toHaveText("R$ 39,41");
+  await page.getByLabel("Valor (R$)").fill("5,00");
+  await page.getByLabel("Chave PIX de destino").fill("maria@example.com");
+  await page.getByRole("button", { name: "Revisar saque" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Os saques do saldo no seu PSP ainda não estão configurados" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Abrir Recebimento PIX" })).toBeVisible();
+  await page.screenshot({ path: "test-results/psp-settings/cash-out-not-configured-phone.png", fullPage: true });
+  // Arara's balance is empty: the form checks the chosen source's figure.
+  await page.getByTestId("cash-out-source-arara").click();
+  await expect(page.getByTestId("cash-out-available")).toHaveText("R$ 0,00");
+  await page.getByRole("button", { name: "Revisar saque" }).click();
+  await expect(page.getByText("Saldo insuficiente: o saldo na Arara é R$ 0,00.")).toBeVisible();
+
+  // Without a payout set up, a cash-out is refused: the money is at the PSP, not with Arara.
   const refused = await request.post("/api/v1/cashOut/request", { headers: auth, data: { amount: 1000, pixKey: "maria@example.com" } });
   expect(refused.status()).toBe(422);
   expect((await refused.json()).message).toContain("payout_not_configured");
@@ -159,4 +190,87 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await expect
     .poll(async () => (await (await request.get(`/api/v1/cashOut/${cashOutId}`, { headers: auth })).json()).data, { timeout: 20_000 })
     .toMatchObject({ status: "completed", end2endId: sent.e2eId });
+
+  // A card sale (settled at once in the e2e server) is money Arara holds: R$ 100,00 - (3,99% + 0,39).
+  const card = await createCharge(request, merchant, { paymentMethod: "credit_card", amount: 10_000, ip: "203.0.113.10", card: { hash: await tokenizeCard(request, merchant) } });
+  expect(card.status).toBe("paid");
+  await expect.poll(async () => (await balanceNow()).available, { timeout: 15_000 }).toBe(9562);
+  const atPsp = (await balanceNow()).availableAtPsp;
+  const brl = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace(".", ",")}`;
+  await page.goto("/dashboard");
+  await expect(statValue(page, "balance-available")).toHaveText("R$ 95,62");
+  await expect(statValue(page, "balance-at-psp")).toHaveText(brl(atPsp));
+  for (const [label, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `test-results/psp-settings/overview-both-${label}.png`, fullPage: true });
+  }
+
+  // A cash-out from "Saldo na Arara": confirmed as such, sent by Arara's payouts (the sandbox completes
+  // it; nothing is asked of Efí), and taken from Arara's balance only.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/dashboard/cash-out");
+  await expect(page.getByTestId("cash-out-source-psp").getByRole("radio")).toBeChecked();
+  await expect(page.getByTestId("cash-out-available")).toHaveText(brl(atPsp));
+  await page.getByTestId("cash-out-source-arara").click();
+  await expect(page.getByTestId("cash-out-available")).toHaveText("R$ 95,62");
+  await page.getByLabel("Valor (R$)").fill("20,00");
+  await page.getByLabel("Chave PIX de destino").fill("111.444.777-35");
+  await page.screenshot({ path: "test-results/psp-settings/cash-out-sources-phone.png", fullPage: true });
+  await expectAccessible(page, "cash-out page with two sources");
+  await page.getByRole("button", { name: "Revisar saque" }).click();
+  await expect(page.getByTestId("confirm-source")).toHaveText("Saldo na Arara");
+  await expect(page.getByTestId("confirm-balance-after")).toHaveText("R$ 75,62");
+  await page.screenshot({ path: "test-results/psp-settings/cash-out-confirm-arara-phone.png", fullPage: true });
+  await page.getByRole("button", { name: "Confirmar saque" }).click();
+  const done = page.getByRole("status").filter({ hasText: "de R$ 20,00 solicitado." });
+  await expect(done).toBeVisible();
+  const araraCashOutId = Number((await done.textContent())!.match(/Saque #(\d+)/)![1]);
+  await expect(page.getByTestId("cash-outs-table").locator(`tr[data-cash-out-id="${araraCashOutId}"]`)).toContainText("do saldo na Arara");
+  await expect(page.getByTestId("cash-outs-table").locator(`tr[data-cash-out-id="${cashOutId}"]`)).toContainText("do saldo no seu PSP");
+  await expect
+    .poll(async () => (await (await request.get(`/api/v1/cashOut/${araraCashOutId}`, { headers: auth })).json()).data.status, { timeout: 20_000 })
+    .toBe("completed");
+  expect([...psp.efi.sends.values()].some((s) => s.request.pagador.infoPagador === `Saque ${araraCashOutId}`)).toBe(false);
+  expect(await balanceNow()).toMatchObject({ available: 7562, availableAtPsp: atPsp });
+  await page.screenshot({ path: "test-results/psp-settings/cash-out-list-phone.png", fullPage: true });
+
+  // The statement: the PSP's balance in the header, its own filter, and its entries marked among all.
+  await page.goto("/dashboard/statement");
+  await expect(page.getByTestId("statement-at-psp")).toContainText(brl(atPsp));
+  await page.getByLabel("Saldo", { exact: true }).selectOption("available_at_psp");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/account=available_at_psp/);
+  const rows = page.getByTestId("statement-table").locator("tbody tr");
+  const entry = (name: string) => rows.filter({ has: page.getByRole("link", { name, exact: true }) });
+  await expect(entry(`Pagamento da transação #${charge.id}`)).toHaveCount(1);
+  await expect(entry(`Saque PIX #${cashOutId}`)).toHaveCount(1);
+  await expect(entry(`Saque PIX #${araraCashOutId}`)).toHaveCount(0);
+  await page.getByLabel("Saldo", { exact: true }).selectOption("all");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(entry(`Pagamento da transação #${charge.id}`)).toContainText("No seu PSP");
+  await expect(entry(`Saque PIX #${araraCashOutId}`)).toContainText("Disponível");
+  await expectAccessible(page, "statement page with the PSP's entries");
+  for (const [label, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `test-results/psp-settings/statement-all-${label}.png`, fullPage: true });
+  }
+
+  // A form rendered while Pix Envio was set up, sent after it was turned off: the service's refusal
+  // (payout_not_configured) is said in Portuguese in the form, not as an error page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/dashboard/cash-out");
+  const settings = await page.context().newPage();
+  await settings.goto("/dashboard/settings/pix");
+  await settings.getByLabel("Enviar os saques pela Efí (Pix Envio), da minha conta Efí").uncheck();
+  await settings.getByRole("button", { name: "Salvar" }).click();
+  await expect(settings.getByRole("status")).toContainText("webhook registrado no PSP");
+  await settings.close();
+  await page.getByLabel("Valor (R$)").fill("1,00");
+  await page.getByLabel("Chave PIX de destino").fill("maria@example.com");
+  await page.getByRole("button", { name: "Revisar saque" }).click();
+  await expect(page.getByTestId("confirm-source")).toHaveText("Saldo no seu PSP (Efí)");
+  await page.getByRole("button", { name: "Confirmar saque" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Os saques do saldo no seu PSP ainda não estão configurados" })).toBeVisible();
+  expect(await balanceNow()).toMatchObject({ available: 7562, availableAtPsp: atPsp });
+  await page.screenshot({ path: "test-results/psp-settings/cash-out-refused-phone.png", fullPage: true });
 });

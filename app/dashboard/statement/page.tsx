@@ -4,8 +4,9 @@ import { redirect } from "next/navigation";
 import { ServiceError } from "@/lib/services/errors";
 import { requireSession } from "@/lib/auth/session";
 import { listStatement } from "@/lib/services/accounts/list-statement";
-import { getBalance } from "@/lib/services/accounts/get-balance";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
+import { merchantFunds } from "@/components/dashboard/funds";
+import { Badge } from "@/components/dashboard/Badge";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { ACCOUNT_LABEL, ENTRY_TYPE_LABEL, formatBRL } from "@/components/dashboard/format";
 import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert } from "@/components/dashboard/Filters";
@@ -23,6 +24,8 @@ const ACCOUNT_OPTIONS = [
   ["waiting_funds", "A receber"],
   ["all", "Todos"],
 ] as const;
+/** For an account with money at its own PSP (or that receives PIX there): that balance too. */
+const ACCOUNT_OPTIONS_WITH_PSP = [...ACCOUNT_OPTIONS.slice(0, 2), ["available_at_psp", "No seu PSP"], ...ACCOUNT_OPTIONS.slice(2)] as const;
 
 const COLUMNS: ListColumn[] = [{ label: "Data" }, { label: "Descrição" }, { label: "Tipo" }, { label: "Valor", num: true }, { label: "Saldo após", num: true }];
 /** With every account listed, each entry says which balance it is in. */
@@ -36,14 +39,15 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
   const { query, ok } = statementQuery(filters, { cursor, limit: PAGE_SIZE });
   const search = statementSearch(filters);
   const firstHref = `/dashboard/statement${search.size ? `?${search}` : ""}`;
-  const [page, balance] = await Promise.all([
+  const [page, { balance, showsPsp }] = await Promise.all([
     listStatement(ctx, query).catch((err: unknown) => {
       // A cursor edited by hand or from another filter: the first page, not an error page.
       if (cursor && err instanceof ServiceError && err.code === "validation_error") redirect(firstHref);
       throw err;
     }),
-    getBalance(ctx),
+    merchantFunds(ctx),
   ]);
+  const withPsp = showsPsp || filters.account === "available_at_psp";
   const exportHref = `/dashboard/statement/export${search.size ? `?${search}` : ""}`;
   const nextHref = page.nextCursor ? `/dashboard/statement?${new URLSearchParams([...search, ["cursor", page.nextCursor]])}` : null;
   const filtered = Boolean(filters.from || filters.to || filters.type || filters.account !== "available");
@@ -59,19 +63,28 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
           </a>
         }
       />
-      <div className={`${ui.grid} ${ui.grid2}`} style={{ marginBottom: 16 }}>
+      <div className={`${ui.grid} ${withPsp ? ui.grid3 : ui.grid2}`} style={{ marginBottom: 16 }}>
         <div className={`${ui.card} ${ui.stat}`}>
           <span className={ui.statLabel}>Saldo disponível</span>
           <span className={ui.statValue}>{formatBRL(balance.available)}</span>
+          {withPsp && <span className={ui.statHint}>Mantido pela Arara</span>}
         </div>
+        {withPsp && (
+          <div className={`${ui.card} ${ui.stat}`} data-testid="statement-at-psp">
+            <span className={ui.statLabel}>Na sua conta do PSP</span>
+            <span className={ui.statValue}>{formatBRL(balance.availableAtPsp)}</span>
+            <span className={ui.statHint}>PIX recebidos no seu PSP</span>
+          </div>
+        )}
         <div className={`${ui.card} ${ui.stat}`}>
           <span className={ui.statLabel}>A receber (cartão)</span>
           <span className={ui.statValue}>{formatBRL(balance.waitingFunds)}</span>
+          {withPsp && <span className={ui.statHint}>Vendas no cartão aguardando liberação</span>}
         </div>
       </div>
       <div className={`${ui.card} ${ui.cardFlush}`}>
         <form className={ui.filters} method="get" aria-label="Filtrar extrato">
-          <FilterSelect id="account" label="Saldo" value={filters.account} options={ACCOUNT_OPTIONS} />
+          <FilterSelect id="account" label="Saldo" value={filters.account} options={withPsp ? ACCOUNT_OPTIONS_WITH_PSP : ACCOUNT_OPTIONS} />
           <FilterSelect id="type" label="Tipo" value={filters.type} anyLabel="Todos" options={ENTRY_TYPES.map((t) => [t, ENTRY_TYPE_LABEL[t]] as const)} />
           <DateRangeFields from={filters.from} to={filters.to} />
           <div />
@@ -81,6 +94,12 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
         {page.data.length === 0 ? (
           <EmptyState title="Nenhum lançamento">
             {filtered || cursor ? "Nada encontrado com estes filtros." : "Os pagamentos recebidos aparecem aqui."}
+            {withPsp && filters.account === "available" && (
+              <>
+                {" "}
+                Os PIX recebidos no seu PSP estão em <Link href="/dashboard/statement?account=available_at_psp">No seu PSP</Link>.
+              </>
+            )}
           </EmptyState>
         ) : (
           <ListTable testId="statement-table" columns={filters.account === "all" ? COLUMNS_ALL_ACCOUNTS : COLUMNS}>
@@ -101,7 +120,11 @@ export default async function StatementPage({ searchParams }: { searchParams: Pr
                   )}
                 </td>
                 <td data-label="Tipo">{ENTRY_TYPE_LABEL[e.type] ?? e.type}</td>
-                {filters.account === "all" && <td data-label="Saldo">{ACCOUNT_LABEL[e.account]}</td>}
+                {filters.account === "all" && (
+                  <td data-label="Saldo">
+                    {e.account === "available_at_psp" ? <Badge tone="info">{ACCOUNT_LABEL[e.account]}</Badge> : ACCOUNT_LABEL[e.account]}
+                  </td>
+                )}
                 <td data-label="Valor" className={`${ui.num} ${e.amount < 0 ? ui.negative : ui.positive}`}>
                   {e.amount > 0 ? "+" : ""}
                   {formatBRL(e.amount)}
