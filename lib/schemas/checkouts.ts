@@ -13,27 +13,27 @@ import { InstallmentPlanField, METADATA_MAX_LENGTH, storedMetadata } from "./tra
 
 export const CheckoutItem = z
   .object({
-    title: z.string().trim().min(1, "is required").max(200, "must have at most 200 characters").meta({ description: "Item name shown to the payer" }),
+    title: z.string(need("a string")).trim().min(1, "is required").max(200, "must have at most 200 characters").meta({ description: "Item name shown to the payer" }),
     unitPrice: centavos("Unit price"),
-    quantity: z.number().int("must be a whole number").min(1, "must be at least 1").max(10_000).default(1).meta({ description: "Quantity; default 1" }),
-    tangible: z.boolean().default(false).meta({ description: "true for physical goods; default false" }),
+    quantity: z.number(need("a whole number")).int("must be a whole number").min(1, "must be at least 1").max(10_000, "must be at most 10000").default(1).meta({ description: "Quantity; default 1" }),
+    tangible: z.boolean(need("true or false")).default(false).meta({ description: "true for physical goods; default false" }),
   })
   .meta({ id: "CheckoutItem" });
 
 const method = z
-  .string()
+  .string(need(`one of: ${PAYMENT_METHODS.join(", ")}`))
   .transform((s) => s.trim().toLowerCase())
   .pipe(z.enum(PAYMENT_METHODS, { error: `must be one of: ${PAYMENT_METHODS.join(", ")}` }));
 
 export const CreateCheckoutInput = z
   .object({
     amount: centavos("Total the payer pays").optional(),
-    items: z.array(CheckoutItem).min(1, "must have at least 1 item").max(100, "must have at most 100 items").optional().meta({
+    items: z.array(CheckoutItem, need("a list of items")).min(1, "must have at least 1 item").max(100, "must have at most 100 items").optional().meta({
       description: "What is being paid for. When absent, one item titled with `description` (or \"Pagamento\") for `amount`.",
     }),
-    description: z.string().trim().max(500, "must have at most 500 characters").optional().meta({ description: "Shown on the page under the merchant's name" }),
+    description: z.string(need("a string")).trim().max(500, "must have at most 500 characters").optional().meta({ description: "Shown on the page under the merchant's name" }),
     methods: z
-      .array(method)
+      .array(method, need("a list of methods"))
       .min(1, "must list at least one method")
       .optional()
       .meta({ description: "Methods the payer may choose: pix, boleto, credit_card (any case). Default: all three." }),
@@ -43,13 +43,13 @@ export const CreateCheckoutInput = z
       .optional()
       .meta({ description: "When the link stops accepting payments (ISO 8601). Not with expiresInDays." }),
     expiresInDays: z
-      .number()
+      .number(need("a whole number of days"))
       .int("must be a whole number of days")
       .min(1, "must be from 1 to 365")
       .max(365, "must be from 1 to 365")
       .optional()
       .meta({ description: "Days from now until the link expires, 1 to 365. Default: no expiry." }),
-    externalRef: z.string().trim().max(200, "must have at most 200 characters").optional().meta({
+    externalRef: z.string(need("a string")).trim().max(200, "must have at most 200 characters").optional().meta({
       description: "Your own identifier; copied to every transaction made from the link",
     }),
     postbackUrl: httpUrl.optional().meta({ description: "Receives the webhooks of the link's transactions" }),
@@ -93,24 +93,30 @@ export type ListCheckoutsQuery = z.output<typeof ListCheckoutsQuery>;
 /** The payer's details entered on a payment link's page. */
 export const CheckoutPayerInput = z.object({
   name: z
-    .string()
+    .string(need("a string"))
     .trim()
     .min(1, "is required")
     .max(120, "must have at most 120 characters")
     .refine((s) => /\S+\s+\S+/.test(s), { message: "must have first and last name" }),
-  email: z.string().trim().toLowerCase().pipe(z.email("must be a valid e-mail address")),
-  document: z.string().trim().min(1, "is required").max(30),
+  email: z.string(need("an e-mail address")).trim().toLowerCase().pipe(z.email("must be a valid e-mail address")),
+  document: z.string(need("a CPF or CNPJ")).trim().min(1, "is required").max(30, "must have at most 30 characters"),
 });
 
 /** Body of POST /checkout/{secureId}/pay. Card data never comes here: only the token from /api/v1/card-token. */
 export const CheckoutPayInput = z.object({
   method: method.optional(),
   payer: CheckoutPayerInput.optional(),
-  cardToken: z.string().trim().min(1).max(4000).optional(),
+  cardToken: z.string(need("the token from /api/v1/card-token")).trim().min(1, "is required").max(4000, "must have at most 4000 characters").optional(),
   installments: z
-    .union([z.number(), z.string().regex(/^\d+$/)])
+    .union([z.number(), z.string().regex(/^\d+$/, `must be a whole number from 1 to ${MAX_INSTALLMENTS}`)], need(`a whole number from 1 to ${MAX_INSTALLMENTS}`))
     .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_INSTALLMENTS))
+    .pipe(
+      z
+        .number()
+        .int(`must be a whole number from 1 to ${MAX_INSTALLMENTS}`)
+        .min(1, `must be a whole number from 1 to ${MAX_INSTALLMENTS}`)
+        .max(MAX_INSTALLMENTS, `must be a whole number from 1 to ${MAX_INSTALLMENTS}`),
+    )
     .default(1),
 });
 export type CheckoutPayInput = z.input<typeof CheckoutPayInput>;

@@ -248,6 +248,17 @@ describe("paying a payment link", () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it("installments that are not a whole number, or a payer's field of the wrong type, are named in words", async () => {
+    const l = await link({ methods: ["pix", "credit_card"] });
+    const res = await pay(l.secureId, { method: "credit_card", payer, cardToken: "ct_x", installments: "2.0" });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toContainEqual({ field: "installments", message: "must be a whole number from 1 to 12" });
+    const typed = await pay(l.secureId, { method: "pix", payer: { ...payer, name: 42 } });
+    expect(typed.status, typed.text).toBe(400);
+    expect(typed.body.errors).toContainEqual({ field: "payer.name", message: "must be a string" });
+    expect(`${res.body.message} ${typed.body.message}`).not.toMatch(/Invalid|pattern|expected/);
+  });
+
   it("an expired link takes no payment", async () => {
     const l = await link({ expiresInDays: 1 });
     await getDb().update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.id, l.id));

@@ -101,6 +101,26 @@ describe("POST /api/v1/checkouts", () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  // Every field of a wrong type is named in words, never with the validator's own text ("Invalid input:
+  // expected string, received number").
+  const wrongTypes: [unknown, string, string][] = [
+    [{ items: [{ title: 5, unitPrice: 100 }] }, "items.0.title", "must be a string"],
+    [{ items: [{ title: "A", unitPrice: 100, quantity: "2" }] }, "items.0.quantity", "must be a whole number"],
+    [{ items: [{ title: "A", unitPrice: 100, tangible: "sim" }] }, "items.0.tangible", "must be true or false"],
+    [{ items: "A" }, "items", "must be a list of items"],
+    [{ amount: 1000, methods: "pix" }, "methods", "must be a list of methods"],
+    [{ amount: 1000, methods: [7] }, "methods.0", "must be one of: pix, boleto, credit_card"],
+    [{ amount: 1000, description: 7 }, "description", "must be a string"],
+    [{ amount: 1000, externalRef: 7 }, "externalRef", "must be a string"],
+    [{ amount: 1000, expiresInDays: "2" }, "expiresInDays", "must be a whole number of days"],
+  ];
+  it.each(wrongTypes)("names a field of the wrong type in words: %j", async (body, field, words) => {
+    const res = await create(body);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toContainEqual({ field, message: words });
+    expect(res.body.message).not.toMatch(/Invalid input|expected|received/);
+  });
+
   it("accepts a small amount when only PIX is offered", async () => {
     const res = await create({ amount: 50, methods: ["pix"] });
     expect(res.status).toBe(201);
