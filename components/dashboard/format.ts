@@ -5,7 +5,6 @@
 import { formatBRL } from "@/lib/domain/money";
 import { BRASILIA_TIME_ZONE } from "@/lib/domain/time";
 import type { CashOutSource } from "@/lib/domain/cash-out";
-import { ACCOUNT_LABEL as DOMAIN_ACCOUNT_LABEL } from "@/lib/domain/statement-labels";
 
 export { formatBRL };
 
@@ -67,8 +66,8 @@ export const METHOD_SHORT: Record<string, string> = { pix: "PIX", credit_card: "
 
 export { ENTRY_TYPE_LABEL } from "@/lib/domain/statement-labels";
 
-/** The statement's balances; `available_at_psp` until lib/domain/statement-labels.ts names it (the CSV export reads that one). */
-export const ACCOUNT_LABEL: Record<string, string> = { available_at_psp: "No seu PSP", ...DOMAIN_ACCOUNT_LABEL };
+/** The statement's balances (lib/domain/statement-labels.ts, which the CSV export reads too). */
+export { ACCOUNT_LABEL } from "@/lib/domain/statement-labels";
 
 /** Where a cash-out's money comes from (`source` of a cash-out request). */
 export const CASH_OUT_SOURCE_LABEL: Record<CashOutSource, string> = {

@@ -19,6 +19,7 @@ export const ACCOUNT_LABEL: Record<string, string> = {
   available: "Disponível",
   waiting_funds: "A receber",
   reserved: "Reservado",
+  available_at_psp: "No seu PSP",
 };
 
 const OF_TRANSACTION: Record<string, string> = {

@@ -22,6 +22,8 @@ import { checkLedger } from "@/lib/ledger/check";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
 import { systemContext } from "@/lib/services/context";
 import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
+import { statementCsv } from "@/lib/services/accounts/statement-csv";
+import { StatementQuery } from "@/lib/schemas/money";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { balanceOf, cashOut, expectBooksAgree, statementOf } from "../helpers/money";
@@ -62,6 +64,12 @@ describe("PIX received through the merchant's own PSP", () => {
       ["fee", "available_at_psp", -99, id],
       ["payment", "available_at_psp", 10_000, id],
     ]);
+    // The dashboard's CSV names that balance in Portuguese.
+    const session = { ...systemContext(await rowOf(a)), now: new Date() };
+    const { csv } = await statementCsv(session, StatementQuery.parse({ limit: "100" }));
+    const lines = csv.trimEnd().split("\r\n").slice(1);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.split(";")[3]).toBe("No seu PSP");
   });
 
   it("switched back to the sandbox, its money stays recorded at the PSP and Arara's payouts cannot send it", async () => {
