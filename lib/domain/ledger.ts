@@ -41,6 +41,9 @@ export const JOURNAL_KINDS = [
   "cash_out",
   "cash_out_reversal",
   "adjustment",
+  // Once per merchant, by migration 0021: what earlier versions kept in one pool, split between
+  // available and available_at_psp (ledger:check, rule 9, starts after it).
+  "custody_split",
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 

@@ -25,8 +25,8 @@ import { MERCHANT_PSP_ACQUIRER_TYPES, MERCHANT_PSP_PAYOUT_PROCESSORS } from "@/l
  *    transaction's journals use available_at_psp (and never available or waiting_funds) exactly when
  *    its acquirer puts the money in the merchant's PSP account, and a cash-out's exactly when its
  *    processor sends from that account (lib/domain/ledger.ts, FundsAccount). An `adjustment` (an
- *    operator's correction, tied to neither) may move either. Migration 0021 moved the postings
- *    written before the two were split, so this holds for the whole history.
+ *    operator's correction, tied to neither) may move either. Journals written before a merchant's
+ *    `custody_split` (migration 0021: earlier versions kept one pool) are not held to it.
  *
  * Read-only. Violations are sentences naming the rows, for a person to act on.
  */
@@ -254,7 +254,11 @@ export async function checkLedger(db: Queryable): Promise<LedgerCheckResult> {
         join ledger_journals j on j.id = p.journal_id
         left join transactions t on t.id = j.transaction_id
         left join cash_outs c on c.id = j.cash_out_id
-        where j.kind <> 'adjustment'
+        left join (select company_id, max(id) as split_id from ledger_journals where kind = 'custody_split' group by company_id) cs
+          on cs.company_id = j.company_id
+        where j.kind not in ('adjustment', 'custody_split')
+          -- Journals written before the merchant's custody split (migration 0021) kept one pool.
+          and (cs.split_id is null or j.id > cs.split_id)
           and (case when t.id is not null then t.acquirer_type in (${atPspAcquirers})
                     when c.id is not null then c.processor in (${atPspPayouts})
                     else false end) <> (a.kind = 'available_at_psp')

@@ -16,11 +16,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
+import { postJournal } from "@/lib/ledger/post";
+import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
+import { ServiceError } from "@/lib/services/errors";
 import { cashOuts, companies, ledgerAccounts, ledgerJournals, ledgerPostings } from "@/lib/db/schema";
 import { checkLedger } from "@/lib/ledger/check";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
-import { systemContext } from "@/lib/services/context";
+import { systemContext, type ServiceContext } from "@/lib/services/context";
 import { savePspSettings } from "@/lib/services/psp/api-pix-settings";
 import { statementCsv } from "@/lib/services/accounts/statement-csv";
 import { StatementQuery } from "@/lib/schemas/money";
@@ -135,42 +138,121 @@ describe("PIX received through the merchant's own PSP", () => {
   });
 });
 
-describe("migration 0021 on books written before the split", () => {
-  it("moves the PSP's postings to available_at_psp, recomputes the running balances, and ledger:check holds", async () => {
+/**
+ * Runs `body` on the books of `a` as the code before the split wrote them (one pool: the PSP's postings
+ * on available, the running balances and the balances as they were then), in a transaction rolled back
+ * at the end.
+ */
+async function onPooledBooks(a: CreatedAccount, body: (tx: Tx) => Promise<void>) {
+  const accounts = await getDb().select().from(ledgerAccounts).where(eq(ledgerAccounts.companyId, a.companyId));
+  const idOf = (kind: string) => accounts.find((x) => x.kind === kind)!.id;
+  const rolledBack = new Error("rolled back");
+  await getDb()
+    .transaction(async (tx) => {
+      await tx.execute(sql`update ${ledgerPostings} set account_id = ${idOf("available")} where account_id = ${idOf("available_at_psp")}`);
+      await repool(tx, idOf("available"));
+      await tx.execute(sql`update ${ledgerAccounts} set balance = 0 where id = ${idOf("available_at_psp")}`);
+      await body(tx);
+      throw rolledBack;
+    })
+    .catch((e) => {
+      if (e !== rolledBack) throw e;
+    });
+}
+
+/** The account's running balances and balance recomputed from its postings, in id order. */
+async function repool(tx: Tx, accountId: number) {
+  await tx.execute(sql`update ${ledgerPostings} p set balance_after = r.running
+                         from (select id, sum(amount) over (order by id) as running from ${ledgerPostings} where account_id = ${accountId}) r
+                        where p.id = r.id`);
+  await tx.execute(sql`update ${ledgerAccounts} set balance = (select coalesce(sum(amount), 0) from ${ledgerPostings} where account_id = ${accountId}) where id = ${accountId}`);
+}
+
+/** The migration's data statements (the constraint statements before them are the schema's). */
+async function migrateCustody(tx: Tx) {
+  const file = readFileSync(path.join(process.cwd(), "drizzle/0021_funds_at_psp.sql"), "utf8");
+  const statements = file.split("--> statement-breakpoint").map((x) => x.trim()).filter((x) => x && !x.startsWith("ALTER TABLE"));
+  expect(statements).toHaveLength(7);
+  for (const statement of statements) await tx.execute(sql.raw(statement));
+}
+
+async function fundsOf(tx: Tx, a: CreatedAccount) {
+  const rows = await tx.select().from(ledgerAccounts).where(and(eq(ledgerAccounts.companyId, a.companyId), inArray(ledgerAccounts.kind, ["available", "available_at_psp"])));
+  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.balance)]));
+}
+
+const MIX = "money held at the merchant's PSP and money Arara holds must not mix";
+
+describe("migration 0021 on books written before the split (one pool)", () => {
+  it("moves the PSP's share to available_at_psp in one custody_split journal, history untouched, and ledger:check holds", async () => {
     const a = await pspConfiguredAccount("Loja Livros Antigos", local.psp, local.pki, RECEIVING_KEY);
     await paidBoleto(a, 5_000);
     await paidPixAtPsp(a, local.psp, 10_000);
     const after = await expectBooksAgree(a);
-    const accounts = await getDb().select().from(ledgerAccounts).where(eq(ledgerAccounts.companyId, a.companyId));
-    const idOf = (kind: string) => accounts.find((x) => x.kind === kind)!.id;
 
-    await getDb().transaction(async (tx) => {
-      // The books as the code before the split wrote them: the PSP's postings on available, the
-      // running balances and the accounts' balances as they were then.
-      await tx.execute(sql`update ${ledgerPostings} set account_id = ${idOf("available")} where account_id = ${idOf("available_at_psp")}`);
-      await tx.execute(sql`update ${ledgerPostings} p set balance_after = r.running
-                             from (select id, sum(amount) over (order by id) as running from ${ledgerPostings} where account_id = ${idOf("available")}) r
-                            where p.id = r.id`);
-      await tx.execute(sql`update ${ledgerAccounts} set balance = ${after.available + after.availableAtPsp} where id = ${idOf("available")}`);
-      await tx.execute(sql`update ${ledgerAccounts} set balance = 0 where id = ${idOf("available_at_psp")}`);
-      const mixed = await checkLedger(tx);
-      expect(mixed.violations.some((v) => v.includes("money held at the merchant's PSP and money Arara holds must not mix"))).toBe(true);
-
-      // The migration's data statements (the constraint statements before them are the schema's).
-      const file = readFileSync(path.join(process.cwd(), "drizzle/0021_funds_at_psp.sql"), "utf8");
-      const statements = file.split("--> statement-breakpoint").map((s) => s.trim()).filter((s) => s && !s.startsWith("ALTER TABLE"));
-      expect(statements).toHaveLength(6);
-      for (const statement of statements) await tx.execute(sql.raw(statement));
-
+    await onPooledBooks(a, async (tx) => {
+      expect((await checkLedger(tx)).violations.some((v) => v.includes(MIX))).toBe(true);
+      const postingsBefore = await tx.select().from(ledgerPostings).orderBy(ledgerPostings.id);
+      await migrateCustody(tx);
       expect((await checkLedger(tx)).violations).toEqual([]);
-      const balances = await tx.select().from(ledgerAccounts).where(and(eq(ledgerAccounts.companyId, a.companyId), inArray(ledgerAccounts.kind, ["available", "available_at_psp"])));
-      expect(Object.fromEntries(balances.map((b) => [b.kind, b.balance]))).toEqual({ available: after.available, available_at_psp: after.availableAtPsp });
-      const journals = await tx.select({ n: sql<number>`count(*)::int` }).from(ledgerJournals).where(eq(ledgerJournals.companyId, a.companyId));
-      expect(journals[0].n).toBe(2); // the two payments, and nothing written: the history is moved, not amended
-      tx.rollback();
-    }).catch((e) => {
-      if (!String(e?.message ?? e).includes("Rollback")) throw e;
+      expect(await fundsOf(tx, a)).toEqual({ available: after.available, available_at_psp: after.availableAtPsp });
+      const split = await tx.select().from(ledgerJournals).where(and(eq(ledgerJournals.companyId, a.companyId), eq(ledgerJournals.kind, "custody_split")));
+      expect(split).toHaveLength(1);
+      // History as it was written: every earlier posting unchanged, the split's two appended.
+      const postingsAfter = await tx.select().from(ledgerPostings).orderBy(ledgerPostings.id);
+      expect(postingsAfter.slice(0, postingsBefore.length)).toEqual(postingsBefore);
+      expect(postingsAfter.slice(postingsBefore.length).map((p) => [p.journalId, p.amount])).toEqual([
+        [split[0].id, -after.availableAtPsp],
+        [split[0].id, after.availableAtPsp],
+      ]);
     });
     expect(await expectBooksAgree(a)).toEqual(after);
   });
+
+  it("where the pool let the sandbox pay out PSP money, the PSP's share is what the pool still has: neither side below zero, and Arara may pay out nothing more than before", async () => {
+    const a = await pspConfiguredAccount("Loja Pool Antigo", local.psp, local.pki, RECEIVING_KEY);
+    await paidBoleto(a, 5_000); // Arara holds 4.651
+    await paidPixAtPsp(a, local.psp, 10_000); // 9.901 at the PSP
+    const res = await cashOut(a, { amount: 4_000, pixKey: "maria@example.com", source: "arara" });
+    expect(res.status, res.text).toBe(201);
+    await advanceDueCashOuts({ now: later(0) });
+    await advanceDueCashOuts({ now: later(60_000) });
+    const id: number = res.body.data.id;
+    const ctx = { ...systemContext(await rowOf(a)), now: new Date() };
+
+    await onPooledBooks(a, async (tx) => {
+      // As the old code could: that sandbox cash-out was 10.000, paid from the one pool (6.000 of it the PSP's).
+      await tx.update(cashOuts).set({ amount: 10_000 }).where(eq(cashOuts.id, id));
+      await postJournal(tx as never, {
+        companyId: a.companyId,
+        cashOutId: id,
+        kind: "cash_out",
+        description: "the rest of the cash-out, from the pool",
+        now: new Date(),
+        lines: [
+          { owner: "merchant", account: "available", entryType: "cash_out", amount: -6_000 },
+          { owner: "platform", account: "psp_clearing", entryType: "cash_out", amount: 6_000 },
+        ],
+      });
+      const pool = 4_651 + 9_901 - 10_000;
+      expect((await fundsOf(tx, a)).available).toBe(pool);
+
+      await migrateCustody(tx);
+      expect((await checkLedger(tx)).violations).toEqual([]);
+      // The PSP's postings sum to 9.901, more than the pool's 4.552: the PSP side gets the pool, Arara's is 0.
+      expect(await fundsOf(tx, a)).toEqual({ available: 0, available_at_psp: pool });
+      expect(await cashOutCodeIn(tx, ctx, "arara")).toBe("insufficient_balance");
+    });
+  });
 });
+
+/** A cash-out of 1 centavo from `source` on the rolled-back books: its refusal's code, or "ok". */
+async function cashOutCodeIn(tx: Tx, ctx: ServiceContext, source: "arara" | "psp"): Promise<string> {
+  try {
+    await requestCashOut(ctx, { amount: 1, pixKey: "maria@example.com", source }, tx);
+    return "ok";
+  } catch (e) {
+    if (e instanceof ServiceError) return e.code;
+    throw e;
+  }
+}
