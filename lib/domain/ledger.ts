@@ -28,6 +28,11 @@ export function fundsAccountOfCashOut(c: { processor: string }): FundsAccount {
   return MERCHANT_PSP_PAYOUT_PROCESSORS.includes(c.processor) ? "available_at_psp" : "available";
 }
 
+/** A cash-out's `source` as the API names it: `psp` (sent from the merchant's PSP account) or `arara`. */
+export function cashOutSourceOf(c: { processor: string }): "arara" | "psp" {
+  return fundsAccountOfCashOut(c) === "available_at_psp" ? "psp" : "arara";
+}
+
 /** Platform side: fees earned, and the clearing accounts of money in transit with acquirers and PSPs. */
 export const PLATFORM_ACCOUNT_KINDS = ["platform_fees", "acquirer_clearing", "psp_clearing"] as const;
 export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];

@@ -79,8 +79,9 @@ export const CashOutRequest = z
       .transform((v) => v || null)
       .meta({ description: "Receives a `cash_out` webhook on each status change" }),
     source: z
-      .enum(CASH_OUT_SOURCES, { error: (issue) => (issue.input === undefined ? "is required" : "must be arara or psp") })
-      .optional()
+      .enum(CASH_OUT_SOURCES, { error: () => "must be arara or psp" })
+      .nullish()
+      .transform((v) => v ?? undefined)
       .meta({
         description:
           "Which money to send: `arara` (the `available` balance, which Arara holds: sent by Arara's payouts) or `psp` (the `availableAtPsp` balance, PIX received through your own PSP: sent from your PSP account by Efí's Pix Envio). Default: `psp` when the account receives PIX through its own PSP, `arara` otherwise",

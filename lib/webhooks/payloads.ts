@@ -1,4 +1,5 @@
 import type { WebhookEventKind } from "@/lib/domain/status";
+import { cashOutSourceOf } from "@/lib/domain/ledger";
 import type { CashOutRow } from "@/lib/core/rows";
 import { cardView } from "@/lib/core/card-view";
 import { boletoUrlOf } from "@/lib/core/public-urls";
@@ -111,6 +112,8 @@ export function cashOutEventData(c: CashOutRow) {
     fee: c.fee,
     pixKey: c.pixKey,
     pixKeyType: c.pixKeyType,
+    /** Which money it sends: arara (available, Arara's payouts) or psp (availableAtPsp, from the merchant's PSP account). */
+    source: cashOutSourceOf(c),
     end2endId: c.end2endId,
     failReason: c.failReason,
     description: c.description,

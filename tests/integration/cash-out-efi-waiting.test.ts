@@ -126,7 +126,7 @@ describe("PSP settings incomplete before any send reached Efí", () => {
     await advanceDueCashOuts({ now: at(NOT_CONFIGURED_FAIL_MS + 15 * MIN) });
     const failed = await rowOf(id);
     expect(failed.status).toBe("failed");
-    expect(failed.failReason).toMatch(/^Configuração do PSP incompleta: falta certificado\. O saque não foi enviado à Efí/);
+    expect(failed.failReason).toMatch(/^Configuração do PSP incompleta: falta certificado\. O saque não foi enviado à Efí.*o valor e a tarifa voltaram ao saldo no seu PSP\.$/);
     expect(await expectBooksAgree(a)).toEqual({ available: 0, availableAtPsp: 19_802, waitingFunds: 0, reserved: 0, total: 19_802 });
     expect(await eventStatuses(id)).toEqual(["pending", "failed"]);
     expect((await apiRead(a, id)).waiting).toBeNull();

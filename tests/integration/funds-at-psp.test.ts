@@ -110,6 +110,8 @@ describe("PIX received through the merchant's own PSP", () => {
     const [efi, sandbox] = await getDb().select().from(cashOuts).where(inArray(cashOuts.id, [fromPsp.body.data.id, fromArara.body.data.id])).orderBy(cashOuts.id);
     expect(efi.processor).toBe("efi-pix-envio");
     expect(sandbox.processor).toBe("sandbox");
+    // The resource says which money each sends.
+    expect([fromPsp.body.data.source, fromArara.body.data.source]).toEqual(["psp", "arara"]);
     expect(await balanceOf(a)).toMatchObject({ available: 5_000 - 349 - 4_000, availableAtPsp: 19_802 - 1_000, reserved: 5_000 });
 
     // More than Arara holds, from Arara: refused, though the PSP's side could cover it.
@@ -130,11 +132,17 @@ describe("PIX received through the merchant's own PSP", () => {
     expect(await expectBooksAgree(a)).toMatchObject({ available: 5_000 - 349 - 4_000, availableAtPsp: 19_802 - 1_000, reserved: 1_000 });
   });
 
-  it("a source that is neither is a 400", async () => {
+  it("a source that is neither is a 400; null is the default", async () => {
     const { account: a } = await efiAccount("Loja Origem Errada", local, RECEIVING_KEY, { payoutEfi: true, payoutPayerKey: PAYER_KEY });
-    const res = await cashOut(a, { amount: 100, pixKey: "maria@example.com", source: "bank" });
-    expect(res.status, res.text).toBe(400);
-    expect(res.body.message).toContain("source must be arara or psp");
+    for (const source of ["bank", "PSP", ""]) {
+      const res = await cashOut(a, { amount: 100, pixKey: "maria@example.com", source });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.message).toContain("source must be arara or psp");
+    }
+    // null is the field left out: the default, here the PSP.
+    const res = await cashOut(a, { amount: 100, pixKey: "maria@example.com", source: null });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.source).toBe("psp");
   });
 });
 

@@ -340,6 +340,7 @@ describe("POST /api/v1/cashOut/request", () => {
       fee: 0,
       pixKey: "maria.silva@example.com",
       pixKeyType: "email",
+      source: "arara",
       end2endId: null,
       failReason: null,
       description: "Saque semanal",

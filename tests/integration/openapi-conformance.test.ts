@@ -209,7 +209,7 @@ describe("the checker itself", () => {
     const noEmail: Record<string, unknown> = { ...good.data };
     delete noEmail.email;
     expect(validateAgainst(doc, schema, { ...good, data: noEmail }).join()).toMatch(/missing required email/);
-    const cashOut = { id: 1, type: "cash_out", url: "https://x", data: { id: 1, status: "pending", amount: 1, fee: 0, pixKey: "a@b.c", pixKeyType: "email", description: null, externalRef: null, end2endId: null, failReason: null, createdAt: "x", completedAt: null } };
+    const cashOut = { id: 1, type: "cash_out", url: "https://x", data: { id: 1, status: "pending", amount: 1, fee: 0, pixKey: "a@b.c", pixKeyType: "email", source: "arara", description: null, externalRef: null, end2endId: null, failReason: null, createdAt: "x", completedAt: null } };
     expect(strict(CashOutNotificationSchema, cashOut)).toEqual([]);
     expect(strict(CashOutNotificationSchema, { ...cashOut, data: { ...cashOut.data, pan: "4111" } }).join()).toMatch(/undocumented property pan/);
   });

@@ -19,7 +19,7 @@ export const BALANCE = apiGroup({ name: "Balance", description: "Balance and sta
     path: "/api/v1/balance/statement",
     operationId: "getStatement",
     summary: "Statement",
-    description: "Ledger entries of your available and waiting-funds accounts, newest first, cursor paginated. Each account's entries chain: balanceAfter - amount is the previous balanceAfter of that account.",
+    description: "Ledger entries of your available, waiting-funds and at-your-PSP (available_at_psp) accounts, newest first, cursor paginated. Each account's entries chain: balanceAfter - amount is the previous balanceAfter of that account.",
     auth: "secretKey",
     query: StatementQuery,
     paramDocs: { limit: "Entries per page, 1 to 100 (default 50)" },

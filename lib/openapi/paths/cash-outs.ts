@@ -12,7 +12,7 @@ export const CASH_OUTS = apiGroup({ name: "Cash-out", description: "PIX Out tran
     operationId: "requestCashOut",
     summary: "Request a cash-out (PIX Out)",
     description:
-      "Transfers from your available balance to a PIX key. The amount plus fee is reserved atomically: concurrent requests can never overdraw (422 `insufficient_balance`). Completes asynchronously (`cash_out` webhooks); a failure returns the money. Send an Idempotency-Key.",
+      "Transfers to a PIX key from your available balance (`source: arara`, sent by Arara's payouts) or from your own PSP account (`source: psp`, the availableAtPsp balance, sent by Efí's Pix Envio; the default for an account receiving PIX through its own PSP). The amount plus fee is reserved atomically: concurrent requests can never overdraw (422 `insufficient_balance`). Completes asynchronously (`cash_out` webhooks); a failure returns the money. Send an Idempotency-Key.",
     auth: "secretKey",
     idempotent: true,
     body: {

@@ -1,6 +1,6 @@
 /** Response schemas of the Cash-out aggregate. */
 import { z } from "zod";
-import { CASH_OUT_STATUSES } from "@/lib/domain/cash-out";
+import { CASH_OUT_SOURCES, CASH_OUT_STATUSES } from "@/lib/domain/cash-out";
 import { PIX_KEY_TYPES } from "@/lib/domain/pix/keys";
 import { centavos, isoDate, pageOf } from "./common";
 
@@ -27,6 +27,9 @@ export const CashOutSchema = z
     fee: centavos("Cash-out fee"),
     pixKey: z.string(),
     pixKeyType: z.enum(PIX_KEY_TYPES),
+    source: z.enum(CASH_OUT_SOURCES).meta({
+      description: "Which money it sends: `arara` (the available balance, sent by Arara's payouts) or `psp` (availableAtPsp, sent from your own PSP account by Efí's Pix Envio)",
+    }),
     description: z.string().nullable(),
     externalRef: z.string().nullable(),
     end2endId: z.string().nullable().meta({ description: "End-to-end id, once completed" }),

@@ -171,7 +171,7 @@ async function applyAnswer(
     if (payout && cur.status === "pending" && !mayHaveReachedPsp && notConfiguredSince && now.getTime() - notConfiguredSince.getTime() >= NOT_CONFIGURED_FAIL_MS) {
       getLogger().warn({ job: "cash-outs", cashOutId: cur.id, processor: cur.processor, since: notConfiguredSince.toISOString() }, "PSP settings incomplete for too long, never sent: failing the cash-out");
       await setPayout(values);
-      const failReason = `${error.message.replace(/\.?$/, ".")} O saque não foi enviado à Efí e foi cancelado depois de ${NOT_CONFIGURED_FAIL_MS / 60_000} minutos com a configuração incompleta; o valor e a tarifa voltaram ao saldo disponível.`;
+      const failReason = `${error.message.replace(/\.?$/, ".")} O saque não foi enviado à Efí e foi cancelado depois de ${NOT_CONFIGURED_FAIL_MS / 60_000} minutos com a configuração incompleta; o valor e a tarifa voltaram ao saldo no seu PSP.`;
       await move({ cause: "cash_out_failed", cashOut: cur, facts: { failReason } });
       return;
     }
