@@ -41,7 +41,9 @@ export function CashOutForm({
   fee: number;
   formKey: string;
 }) {
-  const [source, setSource] = useState<CashOutSource>(sources?.defaultSource ?? "arara");
+  const [chosen, setSource] = useState<CashOutSource>(sources?.defaultSource ?? "arara");
+  // The page may render again without the choice (the account no longer has a PSP side): Arara's, then.
+  const source: CashOutSource = sources ? chosen : "arara";
   const available = balances[source];
   const [amountText, setAmountText] = useState("");
   const [pixKey, setPixKey] = useState("");
