@@ -35,9 +35,10 @@ function withoutBlank(o: Json, keys: readonly string[]): Json {
   return out;
 }
 
-/** Optional text fields of a charge that the family's clients send as "" when they have no value. */
+/** Optional fields of a charge that the family's clients send as "" when they have no value. */
 export const V1_BLANK_AS_ABSENT = {
-  top: ["postbackUrl", "returnUrl", "externalRef", "ip"],
+  top: ["postbackUrl", "returnUrl", "externalRef", "ip", "installments"],
+  shipping: ["fee"],
   customer: ["phone", "externalRef"],
   item: ["externalRef"],
   card: ["hash"],
@@ -79,6 +80,7 @@ export function v1TransactionBody(raw: unknown, ip: string | null): unknown {
   const body: Json = withoutBlank(raw, V1_BLANK_AS_ABSENT.top);
   if (isObject(body.customer)) body.customer = withoutBlank(body.customer, V1_BLANK_AS_ABSENT.customer);
   if (isObject(body.card)) body.card = withoutBlank(body.card, V1_BLANK_AS_ABSENT.card);
+  if (isObject(body.shipping)) body.shipping = withoutBlank(body.shipping, V1_BLANK_AS_ABSENT.shipping);
 
   // Amounts as numeric strings ("1000"), as some clients build them from form fields.
   body.amount = numeric(body.amount);

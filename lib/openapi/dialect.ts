@@ -15,9 +15,10 @@ type Json = Record<string, any>;
 
 export const V1_TAG = "/v1 dialect (clients of the gateway family)";
 
-/** The optional text fields /v1 takes as absent when sent as "" (lib/http/dialect-leniency.ts). */
+/** The optional fields /v1 takes as absent when sent as "" (lib/http/dialect-leniency.ts). */
 const V1_BLANK_FIELDS = [
   ...V1_BLANK_AS_ABSENT.top,
+  ...V1_BLANK_AS_ABSENT.shipping.map((f) => `shipping.${f}`),
   ...V1_BLANK_AS_ABSENT.customer.map((f) => `customer.${f}`),
   ...V1_BLANK_AS_ABSENT.item.map((f) => `items[].${f}`),
   ...V1_BLANK_AS_ABSENT.card.map((f) => `card.${f}`),

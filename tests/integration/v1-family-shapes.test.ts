@@ -175,6 +175,10 @@ describe("/v1: blank optional strings", () => {
     };
     const res = await call("POST", "/v1/transactions", { auth: familyAuth(), body });
     expect(res.status, res.text).toBe(201);
+    // installments and shipping.fee left empty too: the defaults (1, no fee).
+    const numbers = await call("POST", "/v1/transactions", { auth: familyAuth(), body: { ...familyPix(), installments: "", shipping: { fee: " " } } });
+    expect(numbers.status, numbers.text).toBe(201);
+    expect(numbers.body).toMatchObject({ installments: 1 });
     expect(res.body).toMatchObject({ externalRef: null, ip: null, customer: { phone: null, externalRef: null } });
     const [row] = await getDb().select({ returnUrl: transactions.returnUrl, items: transactions.items }).from(transactions).where(eq(transactions.id, res.body.id));
     expect(row.returnUrl).toBeNull();
