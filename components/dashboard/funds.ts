@@ -5,6 +5,7 @@
  */
 import { getBalance, type Balance } from "@/lib/services/accounts/get-balance";
 import { getPspSettings } from "@/lib/services/psp/api-pix-settings";
+import { defaultCashOutSource } from "@/lib/services/cash-outs/payout-route";
 import type { CashOutSource } from "@/lib/domain/cash-out";
 import type { DashboardContext } from "@/lib/auth/session";
 
@@ -22,7 +23,8 @@ export type MerchantFunds = {
 
 export async function merchantFunds(ctx: DashboardContext): Promise<MerchantFunds> {
   const [balance, psp] = await Promise.all([getBalance(ctx), getPspSettings(ctx)]);
-  const receivesAtPsp = psp.processor === "api-pix";
+  const defaultSource = defaultCashOutSource(psp.processor);
+  const receivesAtPsp = defaultSource === "psp";
   // The same test as payoutRouteFor's: Efí with a payer key, whatever the processor of new charges.
   const sendsFromPsp = psp.payoutEfi && psp.payoutPayerKey !== "";
   return {
@@ -30,7 +32,7 @@ export async function merchantFunds(ctx: DashboardContext): Promise<MerchantFund
     receivesAtPsp,
     sendsFromPsp,
     showsPsp: receivesAtPsp || sendsFromPsp || balance.availableAtPsp !== 0,
-    defaultSource: receivesAtPsp ? "psp" : "arara",
+    defaultSource,
   };
 }
 

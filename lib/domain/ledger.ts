@@ -15,10 +15,16 @@ export type MerchantAccountKind = (typeof MERCHANT_ACCOUNT_KINDS)[number];
  */
 export type FundsAccount = "available" | "available_at_psp";
 
-/** Acquirer types (transactions.acquirer_type) whose payments land in the merchant's own PSP account. */
+/**
+ * Acquirer types (transactions.acquirer_type) whose payments land in the merchant's own PSP account:
+ * lib/core/transaction-resource.ts's API_PIX_ACQUIRER (the kernel cannot import the domain; a unit
+ * test, tests/unit/custody-names.test.ts, holds the two equal).
+ */
 export const MERCHANT_PSP_ACQUIRER_TYPES: readonly string[] = ["api-pix"];
+/** The processor name of cash-outs sent by Efí's Pix Envio (lib/processors/payouts/efi.ts names its provider with it). */
+export const EFI_PIX_ENVIO = "efi-pix-envio";
 /** Payout processors (cash_outs.processor) that send from the merchant's own PSP account. */
-export const MERCHANT_PSP_PAYOUT_PROCESSORS: readonly string[] = ["efi-pix-envio"];
+export const MERCHANT_PSP_PAYOUT_PROCESSORS: readonly string[] = [EFI_PIX_ENVIO];
 
 export function fundsAccountOfTransaction(t: { acquirerType: string }): FundsAccount {
   return MERCHANT_PSP_ACQUIRER_TYPES.includes(t.acquirerType) ? "available_at_psp" : "available";

@@ -17,6 +17,7 @@
  *   (lib/services/cash-outs/advance-cash-outs.ts); every other failure counts as possibly at Efí.
  * - the read-back of an accepted send answering 404: pending (`notFound`), never failed: Efí took it.
  */
+import { EFI_PIX_ENVIO } from "@/lib/domain/ledger";
 import { centsToValor, valorToCents } from "@/lib/processors/api-pix/helpers";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { TOKEN_OPERATION } from "@/lib/processors/api-pix/oauth-session";
@@ -25,7 +26,7 @@ import { getLogger } from "@/lib/logger";
 import { EfiPixEnvioClient } from "./efi-client";
 import { PAYOUT_NOT_CONFIGURED, PayoutUnavailableError, type PayoutSendResult, type PayoutStatus, type PixPayoutProvider } from "./types";
 
-export const EFI_PAYOUT_PROVIDER = "efi-pix-envio";
+export const EFI_PAYOUT_PROVIDER = EFI_PIX_ENVIO;
 const POLL_MS = 5_000;
 
 /** Codes after which the same request cannot succeed: the send is refused, the money comes back. */

@@ -26,12 +26,17 @@ const NOT_CONFIGURED_AT_PSP =
  * authentication (null: no settings); with no `psp` asked and a processor that is not API Pix, the
  * settings are not read again.
  */
+/** The source of a cash-out that names none: `psp` for an account receiving PIX through its own PSP (`pixProcessor`), `arara` otherwise. */
+export function defaultCashOutSource(pixProcessor: string | null | undefined): CashOutSource {
+  return pixProcessor === API_PIX_PROCESSOR ? "psp" : "arara";
+}
+
 export async function payoutRouteFor(companyId: number, q: Queryable = getDb(), known?: string | null, source?: CashOutSource): Promise<PayoutRoute> {
   const arara = { processor: sandboxPixPayouts.name, efi: null };
   if (source === "arara") return arara;
-  if (source === undefined && known !== undefined && known !== API_PIX_PROCESSOR) return arara;
+  if (source === undefined && known !== undefined && defaultCashOutSource(known) === "arara") return arara;
   const config = await pspConfigOf(companyId, q);
-  if (source === undefined && (!config || config.processor !== API_PIX_PROCESSOR)) return arara;
+  if ((source ?? defaultCashOutSource(config?.processor)) === "arara") return arara;
   if (config?.payoutProvider === "efi" && config.payoutPayerKey) return { processor: EFI_PAYOUT_PROVIDER, efi: { payerKey: config.payoutPayerKey } };
   throw new ServiceError("unprocessable", NOT_CONFIGURED_AT_PSP);
 }
