@@ -8,10 +8,12 @@
  * the balance row's lock (as a cash-out request does): two requests, or a request and any other
  * debit, cannot both spend the same money, and the booking at DEVOLVIDO is covered. Until then the
  * refund is open (requested / processing) and its amount counts against what may still be
- * refunded, so two refunds can never exceed what was paid. DEVOLVIDO books the refund from
+ * refunded, so two refunds can never exceed what was paid. DEVOLVIDO books the refund (for the
+ * amount the PSP says it returned, at most what was asked; the rest of the hold released) from
  * reserved (refundTransaction with `fromReserve`: journal, refundedAmount, the move to `refunded`
  * on a full refund and its webhook) with the row marked done, in one transaction. NAO_REALIZADO (or
- * a refusal by the PSP) closes it as failed and `psp_refund_failed` returns what was held to available.
+ * a refusal by the PSP that, read back by its id, has no such devolução) closes it as failed and
+ * `psp_refund_failed` returns what was held to available.
  *
  * The PSP is asked only once the row and its hold have committed (askPspForRefund, the duplicate
  * return, the reconciliation), never from inside a database transaction.
@@ -47,7 +49,7 @@ import type { TransactionRow } from "@/lib/services/transactions/transaction-vie
 import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { clientFor, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
-import { buildDevolucaoRequest } from "@/lib/processors/api-pix/helpers";
+import { buildDevolucaoRequest, valorToCents } from "@/lib/processors/api-pix/helpers";
 import type { Devolucao } from "@/lib/processors/api-pix/schemas";
 import { enqueueRefundEvent } from "@/lib/webhooks/outbox";
 import { OPEN_PSP_REFUND_STATUSES } from "@/lib/core/transaction-resource";
@@ -206,6 +208,7 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
       .returning();
     return row ?? refund;
   }
+  if (valorToCents(dev.valor) === 0) return closeFailed(refund, "O PSP informou a devolução como realizada, mas de R$ 0,00.", now);
   // DEVOLVIDO: the money went back to the payer; book it with the status move, once.
   try {
     return await getDb().transaction(async (tx) => {
@@ -215,16 +218,30 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
         .where(and(eq(pspRefunds.id, refund.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])))
         .for("update");
       if (!locked) return refund;
+      // What the PSP says it returned is what is booked. A PSP that follows the API Pix returns the
+      // amount asked; one that returned less (never more: Arara books at most what it asked and held)
+      // has the rest of the hold released, as for a devolução not made.
+      const returned = Math.min(valorToCents(dev.valor), locked.amount);
+      const [account] = await tx.select().from(companies).where(eq(companies.id, refund.companyId));
+      const ctx: ServiceContext = { account: account as Account, actor: PSP_ACTOR, requestId: "psp:api-pix", now };
+      if (returned !== valorToCents(dev.valor) || returned < locked.amount) {
+        getLogger().error(
+          { component: "api-pix", account: refund.companyId, refund: refund.id, asked: locked.amount, returned: valorToCents(dev.valor) },
+          "api-pix devolução DEVOLVIDO for another amount than asked: the PSP's amount booked, at most what was asked",
+        );
+      }
+      if (returned < locked.amount) {
+        const [t] = await tx.select().from(transactions).where(eq(transactions.id, refund.transactionId)).for("update");
+        await executeTransaction(tx, ctx, { cause: "psp_refund_failed", transaction: t, facts: { amount: locked.amount - returned, reserved: locked.reserved } });
+      }
       // Marked done before the booking, in the same transaction: the `refunded` event the booking
       // writes for a full refund shows it done, not pending. A booking refused rolls this back too.
       const [row] = await tx
         .update(pspRefunds)
-        .set({ status: "done", rtrId: dev.rtrId, failReason: null, leaseUntil: null, updatedAt: now })
+        .set({ status: "done", amount: returned, rtrId: dev.rtrId, failReason: null, leaseUntil: null, updatedAt: now })
         .where(eq(pspRefunds.id, refund.id))
         .returning();
-      const [account] = await tx.select().from(companies).where(eq(companies.id, refund.companyId));
-      const ctx: ServiceContext = { account: account as Account, actor: PSP_ACTOR, requestId: "psp:api-pix", now };
-      const after = await refundTransaction(ctx, refund.transactionId, { amount: locked.amount }, tx, { fromReserve: locked.reserved });
+      const after = await refundTransaction(ctx, refund.transactionId, { amount: returned }, tx, { fromReserve: locked.reserved });
       await enqueueRefundEvent(tx, after, row, now);
       return row;
     });
@@ -253,14 +270,50 @@ export async function syncRefund(client: ApiPixClient, refund: PspRefundRow, now
         ? await client.requestDevolucao(refund.e2eid, refund.devolucaoId, buildDevolucaoRequest({ amount: refund.amount }))
         : await client.getDevolucao(refund.e2eid, refund.devolucaoId);
   } catch (e) {
-    if (e instanceof ApiPixError && !e.retryable && refund.status === "requested") return closeFailed(refund, `O PSP recusou a devolução: ${e.message}`, now);
-    await getDb()
-      .update(pspRefunds)
-      .set({ leaseUntil: null, nextCheckAt: new Date(now.getTime() + 2 * 60_000), updatedAt: now })
-      .where(eq(pspRefunds.id, refund.id));
+    if (e instanceof ApiPixError && !e.retryable && refund.status === "requested") {
+      // Nothing was sent: what we would send does not follow the API Pix, and never did.
+      if (e.code === "invalid_request") return closeFailed(refund, `O PSP recusou a devolução: ${e.message}`, now);
+      // This request may not be the first with this id: an earlier one whose answer was lost (a
+      // timeout, a 5xx from the PSP's gateway) may have made the devolução, and a PSP may refuse the
+      // repeat (409, 404, 403) or answer it with something we cannot read. A refusal of this request
+      // does not say the devolução was not made: read it back by its id, and close the refund as failed
+      // (releasing what it held) only when the PSP says it has no such devolução.
+      const known = await readBack(client, refund);
+      if (known === "absent") return closeFailed(refund, `O PSP recusou a devolução: ${e.message}`, now);
+      if (known) return applyDevolucao(refund, known, now);
+      getLogger().error(
+        { component: "api-pix", account: refund.companyId, refund: refund.id, code: e.code },
+        "api-pix refund refused and not readable back: kept open (its amount held) and asked again by the reconciliation",
+      );
+      return checkAgainLater(refund, now);
+    }
+    await checkAgainLater(refund, now);
     throw e;
   }
   return applyDevolucao(refund, dev, now);
+}
+
+async function checkAgainLater(refund: PspRefundRow, now: Date): Promise<PspRefundRow> {
+  const [row] = await getDb()
+    .update(pspRefunds)
+    .set({ leaseUntil: null, nextCheckAt: new Date(now.getTime() + 2 * 60_000), updatedAt: now })
+    .where(eq(pspRefunds.id, refund.id))
+    .returning();
+  return row ?? refund;
+}
+
+/**
+ * The PSP's devolução with the refund's id (`GET /pix/{e2eid}/devolucao/{id}`): "absent" when the PSP
+ * answers that it has none (404), null when it cannot tell us now (any other failure).
+ */
+async function readBack(client: ApiPixClient, refund: PspRefundRow): Promise<Devolucao | "absent" | null> {
+  try {
+    return await client.getDevolucao(refund.e2eid, refund.devolucaoId);
+  } catch (e) {
+    if (e instanceof ApiPixError && e.code === "not_found") return "absent";
+    if (e instanceof ApiPixError) return null;
+    throw e;
+  }
 }
 
 /** Open refunds of one Pix (the PSP's webhook also fires when a refund settles). */
