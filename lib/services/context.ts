@@ -30,6 +30,11 @@ export type ServiceContext = {
    * before its transaction opened: the verb does not look it up again inside it.
    */
   postbackUrlChecked?: string;
+  /**
+   * A PIX charge made for this request stops being payable by then at the latest (a payment link's
+   * expiresAt, lib/services/checkouts/pay-checkout.ts): the payer cannot pay a link after it expired.
+   */
+  pixExpiresBy?: Date | null;
 };
 
 export function systemContext(account: Account, now = new Date()): ServiceContext {

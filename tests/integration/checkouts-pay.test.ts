@@ -267,6 +267,17 @@ describe("paying a payment link", () => {
     expect(res.status).toBe(422);
   });
 
+  it("a PIX issued by a link expires with the link, not a day after it", async () => {
+    const l = await link({ expiresInDays: 1 });
+    const linkEnds = new Date(Date.now() + 90_000);
+    await getDb().update(checkouts).set({ expiresAt: linkEnds }).where(eq(checkouts.id, l.id));
+    const res = await pay(l.secureId, { method: "pix", payer });
+    expect(res.status, res.text).toBe(201);
+    const [pix] = await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id));
+    expect(pix.expiresAt!.getTime()).toBeLessThanOrEqual(linkEnds.getTime() + 1000);
+    expect(pix.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+  });
+
   it("a card token of another account is refused, and no charge is recorded", async () => {
     const other = await createTestAccount("Outra Loja");
     const l = await link();

@@ -19,6 +19,7 @@ export const sandboxPixProvider: PixProvider = {
       amount: input.amount,
       txid,
     });
-    return { qrcode, txid, expiresAt: new Date(input.now.getTime() + input.expiresInDays * DAY_MS) };
+    const lasts = input.expiresInSeconds !== undefined ? input.expiresInSeconds * 1000 : input.expiresInDays * DAY_MS;
+    return { qrcode, txid, expiresAt: new Date(input.now.getTime() + lasts) };
   },
 };

@@ -202,12 +202,14 @@ async function payLink(
     body.installmentPlan = row.installmentPlan;
     body.card = { hash: requireToken(input.cardToken) };
   }
-  // A PIX or boleto must not outlive the link by days: issue it for at most the link's remaining days.
+  // A PIX or boleto must not outlive the link by days: issue it for at most the link's remaining days
+  // (a PIX, to the second: ctx.pixExpiresBy below; a boleto is due at the end of a day).
   if (row.expiresAt && (method === "pix" || method === "boleto")) {
     const days = Math.ceil((row.expiresAt.getTime() - req.now.getTime()) / 86_400_000);
     body[method] = { expiresInDays: Math.max(1, Math.min(2, days)) };
   }
-  const ctx = checkoutContext(account, req);
+  // A PIX is payable until the link expires, not a day after it: its own expiry ends there.
+  const ctx = { ...checkoutContext(account, req), pixExpiresBy: row.expiresAt };
   // Network work is done before the link's lock is taken (inside it, it would hold the lock, and on
   // the embedded database the whole database, for its length): the webhook URL's DNS lookup, and a
   // PIX at the merchant's PSP, once the same checks have passed without the lock, so a link that may

@@ -99,9 +99,17 @@ function pixChargeInput(ctx: ServiceContext, input: Request, transactionId: numb
     // createAccount always sets a key (the account's document until the merchant chooses one).
     merchant: { name: account.name, city: account.city, pixKey: account.pixKey ?? account.document },
     expiresInDays: input.pix.expiresInDays,
+    ...pixExpiresInSeconds(ctx, input.pix.expiresInDays),
     customer: input.customer,
     now: ctx.now,
   };
+}
+
+/** A finer expiry when the request's context sets an earlier end than the days asked (ctx.pixExpiresBy). */
+function pixExpiresInSeconds(ctx: ServiceContext, days: number): { expiresInSeconds?: number } {
+  if (!ctx.pixExpiresBy) return {};
+  const seconds = Math.ceil((ctx.pixExpiresBy.getTime() - ctx.now.getTime()) / 1000);
+  return seconds < days * (DAY_MS / 1000) ? { expiresInSeconds: Math.max(1, seconds) } : {};
 }
 
 export type CreatedTransaction = { transaction: TransactionRow; response: TransactionCreatedResource };
