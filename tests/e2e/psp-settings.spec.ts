@@ -211,6 +211,16 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await page.goto("/dashboard/cash-out");
   await expect(page.getByTestId("cash-out-source-psp").getByRole("radio")).toBeChecked();
   await expect(page.getByTestId("cash-out-available")).toHaveText(brl(atPsp));
+  // Efí's Pix Envio is told only the key and has no lookup: the confirmation names no recipient (never
+  // one no one checked) and asks the merchant to check the key.
+  await page.getByLabel("Valor (R$)").fill("2,00");
+  await page.getByLabel("Chave PIX de destino").fill("+55 61 99999-0000");
+  await page.getByRole("button", { name: "Revisar saque" }).click();
+  await expect(page.getByTestId("confirm-source")).toHaveText("Saldo no seu PSP (Efí)");
+  await expect(page.getByTestId("confirm-holder-unchecked")).toContainText("Confira a chave");
+  await expect(page.getByTestId("confirm-holder")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/psp-settings/cash-out-confirm-efi-phone.png", fullPage: true });
+  await page.getByRole("button", { name: "Voltar" }).click();
   await page.getByTestId("cash-out-source-arara").click();
   await expect(page.getByTestId("cash-out-available")).toHaveText("R$ 95,62");
   await page.getByLabel("Valor (R$)").fill("20,00");
@@ -219,6 +229,7 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await expectAccessible(page, "cash-out page with two sources");
   await page.getByRole("button", { name: "Revisar saque" }).click();
   await expect(page.getByTestId("confirm-source")).toHaveText("Saldo na Arara");
+  await expect(page.getByTestId("confirm-holder")).toContainText("Sandbox");
   await expect(page.getByTestId("confirm-balance-after")).toHaveText("R$ 75,62");
   await page.screenshot({ path: "test-results/psp-settings/cash-out-confirm-arara-phone.png", fullPage: true });
   await page.getByRole("button", { name: "Confirmar saque" }).click();

@@ -6,7 +6,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { cashOuts, pspPayouts, webhookEvents } from "@/lib/db/schema";
+import { cashOuts, companies, pspPayouts, webhookEvents } from "@/lib/db/schema";
+import { systemContext, type Account } from "@/lib/services/context";
+import { lookupCashOutRecipient } from "@/lib/services/cash-outs/lookup-pix-key";
 import { isEnd2EndId } from "@/lib/domain/pix/end2end";
 import { closeEfiClients } from "@/lib/processors/payouts/efi";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
@@ -229,5 +231,22 @@ describe("an account receiving through its PSP without a payout provider", () =>
 
   it("the settings refuse a payer key that is not a PIX key", async () => {
     await expect(pspAccount({ payoutEfi: true, payoutPayerKey: "não é chave" })).rejects.toMatchObject({ code: "validation_error" });
+  });
+});
+
+describe("the recipient shown before a cash-out is confirmed", () => {
+  it("is looked up by the processor that sends the cash-out: a name from the sandbox's DICT for Arara's payouts, none for Efí's (which has no lookup)", async () => {
+    const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
+    const [company] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
+    const ctx = systemContext(company as Account);
+    const key = { pixKey: "+55 61 99999-0000" };
+    // Efí's Pix Envio is told only the key: no name is shown, rather than one no one checked.
+    expect(await lookupCashOutRecipient(ctx, { ...key, source: "psp" })).toEqual({ type: "phone", key: "+5561999990000", checked: false, holder: null });
+    // The account's default source is its PSP's (it receives PIX there).
+    expect(await lookupCashOutRecipient(ctx, key)).toMatchObject({ checked: false, holder: null });
+    // Arara's payouts (the sandbox here) answer with their DICT.
+    const arara = await lookupCashOutRecipient(ctx, { ...key, source: "arara" });
+    expect(arara).toMatchObject({ checked: true, holder: { institution: expect.stringContaining("Sandbox") } });
+    expect(arara.holder!.name).not.toBe("");
   });
 });

@@ -51,8 +51,9 @@ export function CashOutForm({
   const [description, setDescription] = useState("");
   const [step, setStep] = useState<"edit" | "confirm">("edit");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  // The key's holder from the PSP's DICT lookup: whose account the money goes to.
-  const [holder, setHolder] = useState<PixKeyHolder | null>(null);
+  // The key's holder from the sending processor's DICT lookup: whose account the money goes to
+  // ("unchecked" when that processor has no lookup: the merchant confirms the key itself).
+  const [holder, setHolder] = useState<PixKeyHolder | "unchecked" | null>(null);
   const [looking, setLooking] = useState(false);
   const [state, formAction, pending] = useActionState<ActionState<{ id: number }>, FormData>(async (prev, form) => {
     const result = await cashOutAction(prev, form);
@@ -82,10 +83,10 @@ export function CashOutForm({
     setErrors(errs);
     if (Object.keys(errs).length > 0 || !key?.ok) return;
     setLooking(true);
-    void lookupRecipientAction(key.key, key.type)
+    void lookupRecipientAction(key.key, key.type, source)
       .then((res) => {
-        if (res.status === "ok" && res.data?.holder) {
-          setHolder(res.data.holder);
+        if (res.status === "ok" && res.data && (res.data.holder || !res.data.checked)) {
+          setHolder(res.data.holder ?? "unchecked");
           setStep("confirm");
         } else if (res.status === "ok") {
           setErrors({ pixKey: "Esta chave PIX não está cadastrada em nenhuma instituição (DICT). Confira a chave." });
@@ -140,13 +141,22 @@ export function CashOutForm({
               {key.key}
             </strong>
           </div>
-          {holder && (
+          {holder === "unchecked" ? (
             <div className={ui.summaryRow}>
               <span>Recebedor</span>
-              <strong className={ui.summaryWraps} data-testid="confirm-holder">
-                {holder.name} · {holder.institution}
+              <strong className={ui.summaryWraps} data-testid="confirm-holder-unchecked">
+                Não verificado: o PSP que envia este saque não informa o titular da chave. Confira a chave com quem vai receber.
               </strong>
             </div>
+          ) : (
+            holder && (
+              <div className={ui.summaryRow}>
+                <span>Recebedor</span>
+                <strong className={ui.summaryWraps} data-testid="confirm-holder">
+                  {holder.name} · {holder.institution}
+                </strong>
+              </div>
+            )
           )}
           <div className={ui.summaryRow}>
             <span>Valor do saque</span>

@@ -1,13 +1,21 @@
 "use server";
 
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
-import { lookupCashOutRecipient } from "@/lib/services/cash-outs/lookup-pix-key";
-import type { PixKeyHolder } from "@/lib/processors/types";
+import { CASH_OUT_SOURCES, type CashOutSource } from "@/lib/domain/cash-out";
+import { lookupCashOutRecipient, type CashOutRecipient } from "@/lib/services/cash-outs/lookup-pix-key";
 
-/** The destination key's holder (name and institution), for the cash-out's confirmation step. */
-export async function lookupRecipientAction(pixKey: string, pixKeyType: string): Promise<ActionState<{ holder: PixKeyHolder | null }>> {
+/**
+ * The destination key's holder (name and institution) from the DICT lookup of the processor that
+ * would send the cash-out (`source`), for the cash-out's confirmation step.
+ */
+export async function lookupRecipientAction(
+  pixKey: string,
+  pixKeyType: string,
+  source?: string,
+): Promise<ActionState<Pick<CashOutRecipient, "checked" | "holder">>> {
   return dashboardAction(async (ctx) => {
-    const { holder } = await lookupCashOutRecipient(ctx, { pixKey, pixKeyType });
-    return { status: "ok", data: { holder } };
+    const chosen = CASH_OUT_SOURCES.includes(source as CashOutSource) ? (source as CashOutSource) : undefined;
+    const { checked, holder } = await lookupCashOutRecipient(ctx, { pixKey, pixKeyType, source: chosen });
+    return { status: "ok", data: { checked, holder } };
   });
 }
