@@ -84,4 +84,20 @@ describe("GET /api/v1/transactions paging", () => {
     expect(res.body.code).toBe("validation_error");
     expect(res.body.errors).toEqual([expect.objectContaining({ field: "cursor" })]);
   });
+
+  it.each(["+010000-01-01T00:00:00.000Z|1", "-271821-04-20T00:00:00.000Z|1", "2026-01-01|1", "2026-13-01T00:00:00.000Z|1"])(
+    "refuses a forged cursor with a date PostgreSQL cannot compare (%s) with a 400, not a 500",
+    async (forged) => {
+      const res = await call("GET", `/api/v1/transactions?cursor=${Buffer.from(forged).toString("base64url")}`, { auth: small.secretKey });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: "cursor" })]);
+    },
+  );
+
+  it("searches LIKE's wildcards as themselves: q=% or q=_ matches no transaction of this account", async () => {
+    for (const q of ["%", "_", "\\"]) {
+      const page = await list(small, `q=${encodeURIComponent(q)}`);
+      expect(page.data, q).toEqual([]);
+    }
+  });
 });

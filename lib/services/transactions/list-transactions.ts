@@ -45,7 +45,8 @@ export async function listTransactions(
   if (q.documentNumber) where.push(eq(transactions.customerDocument, normalizeDocument(q.documentNumber)));
   if (q.q?.trim()) {
     const term = `%${q.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const doc = normalizeDocument(q.q);
+    // LIKE's wildcards in the term are matched as themselves, in the document's part too.
+    const doc = normalizeDocument(q.q).replace(/[\\%_]/g, (c) => `\\${c}`);
     where.push(
       sql`(lower(${transactions.customer}->>'name') like ${term} or lower(${transactions.customerEmail}) like ${term}
         or lower(coalesce(${transactions.externalRef}, '')) like ${term}
