@@ -94,6 +94,16 @@ describe("GET /api/v1/transactions paging", () => {
     },
   );
 
+  it("status=approved (the family's name, and a card's event kind) lists the paid transactions", async () => {
+    const [paidId] = smallIds;
+    await getDb().update(transactions).set({ status: "paid", paidAt: new Date() }).where(eq(transactions.id, paidId));
+    for (const status of ["approved", "paid", "APPROVED,paid"]) {
+      const page = await list(small, `status=${status}`);
+      expect(page.data.map((t) => t.id), status).toEqual([paidId]);
+    }
+    await getDb().update(transactions).set({ status: "pending", paidAt: null }).where(eq(transactions.id, paidId));
+  });
+
   it("searches LIKE's wildcards as themselves: q=% or q=_ matches no transaction of this account", async () => {
     for (const q of ["%", "_", "\\"]) {
       const page = await list(small, `q=${encodeURIComponent(q)}`);

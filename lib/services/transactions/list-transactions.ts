@@ -36,7 +36,8 @@ export async function listTransactions(
   q: ListTransactionsQuery,
 ): Promise<{ rows: TransactionRow[]; pagination: ReturnType<typeof pagination> }> {
   const where: SQL[] = [eq(transactions.companyId, ctx.account.id)];
-  if (q.status?.length) where.push(inArray(transactions.status, q.status));
+  // `approved` is how the family (and a card's webhook) names a payment; transactions read `paid`.
+  if (q.status?.length) where.push(inArray(transactions.status, [...new Set(q.status.map((s) => (s === "approved" ? "paid" : s)))]));
   if (q.paymentMethod?.length) where.push(inArray(transactions.paymentMethod, q.paymentMethod));
   if (q.from) where.push(gte(transactions.createdAt, new Date(q.from)));
   if (q.to) where.push(lte(transactions.createdAt, toBound(q.to)));
