@@ -24,6 +24,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { webhookEvents } from "@/lib/db/schema";
 import { notificationBody } from "@/lib/webhooks/payloads";
+import { webhookEventView } from "@/lib/services/webhooks/webhook-view";
 import { z } from "zod";
 import { CashOutNotificationSchema, TransactionNotificationSchema } from "@/lib/openapi/components";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
@@ -73,6 +74,47 @@ describe("responses conform to the OpenAPI document", () => {
     );
     conforms("POST", "/api/v1/transactions/{id}/refund", await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth, body: { amount: 100 } }));
     conforms("GET", "/api/v1/transactions/{id}/webhooks", await call("GET", `/api/v1/transactions/${pix.id}/webhooks`, { auth }));
+  });
+
+  it("webhooks: the events of transactions created through /v1 (the family's body, with objectId) and /api/v1 list as documented", async () => {
+    const auth = acct.secretKey;
+    const hook = { postbackUrl: "https://shop.example/hooks" };
+    const v1 = async (body: Record<string, unknown>) => {
+      const res = await call("POST", "/v1/transactions", { auth, body });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const ids: number[] = [];
+    const pix = await v1(pixBody(hook));
+    await sandboxMove(auth, pix.id, "paid");
+    await call("POST", `/api/v1/transactions/${pix.id}/refund`, { auth, body: {} });
+    ids.push(pix.id);
+    ids.push((await v1(cardBody(await tokenize(acct.publicKey), hook))).id);
+    ids.push((await v1(cardBody(await tokenize(acct.publicKey, REFUSED_CARD), hook))).id);
+    ids.push((await v1(boletoBody())).id); // no postbackUrl: url null, skipped
+    ids.push((await createPix(auth, hook)).id);
+    let withObjectId = 0;
+    for (const id of ids) {
+      const res = await call("GET", `/api/v1/transactions/${id}/webhooks`, { auth });
+      conforms("GET", "/api/v1/transactions/{id}/webhooks", res);
+      for (const e of res.body.data) if (e.body.objectId !== undefined) withObjectId++;
+    }
+    expect(withObjectId).toBeGreaterThanOrEqual(6);
+
+    // Cash-out events have the same view (GET /cashOut/{id}/webhooks, where the document has it).
+    await paidPix(acct, 5000);
+    const co = await requestCashOut(auth, { amount: 300, pixKey: "maria@example.com", ...hook });
+    const { advanceDueCashOuts } = await import("@/lib/services/cash-outs/advance-cash-outs");
+    await advanceDueCashOuts({ now: new Date(Date.now() + 3_600_000) });
+    const rows = await getDb().select().from(webhookEvents).where(eq(webhookEvents.cashOutId, co.id));
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    for (const r of rows) {
+      const view = webhookEventView(r, []);
+      expect(validateAgainst(doc, { $ref: "#/components/schemas/WebhookEvent" }, JSON.parse(JSON.stringify(view))), `cash_out ${r.status}`).toEqual([]);
+    }
+    if (doc.paths["/api/v1/cashOut/{id}/webhooks"]?.get) {
+      conforms("GET", "/api/v1/cashOut/{id}/webhooks", await call("GET", `/api/v1/cashOut/${co.id}/webhooks`, { auth }));
+    }
   });
 
   it("webhooks: redeliver", async () => {

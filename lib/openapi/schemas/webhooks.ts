@@ -46,8 +46,20 @@ export const WebhookEventSchema = z
     lastAttemptAt: z.string().nullable(),
     createdAt: isoDate("When the change happened"),
     body: z
-      .object({ id: z.number().int(), type: z.string(), url: z.string().nullable(), data: z.record(z.string(), z.unknown()) })
-      .meta({ description: "Exactly what is POSTed" }),
+      .object({
+        id: z.number().int().meta({ description: "The notification id (the event's `id`, the webhook-id header)" }),
+        type: z.enum(["transaction", "cash_out", "refund"]),
+        objectId: z.string().optional().meta({
+          description:
+            "Only on the events of a transaction created through /v1, which are POSTed in the family's shape `{ id, type, objectId, url, data }`: the transaction's id as text (for a `refund` event, the refund's id). Absent on the contract's body (transactions created through /api/v1, and every cash-out)",
+        }),
+        url: z.string().nullable().meta({ description: "The postbackUrl; null when there was none (the event is `skipped`)" }),
+        data: z.record(z.string(), z.unknown()).meta({
+          description:
+            "The event's data: for /api/v1 transactions TransactionEventData, for `refund` events RefundEventData, for cash-outs the CashOut; for transactions created through /v1 the transaction as /v1 returns it (see the webhooks of the /v1 dialect)",
+        }),
+      })
+      .meta({ description: "Exactly what is POSTed: the contract's `{ id, type, url, data }`, or for an event of a transaction created through /v1 the family's `{ id, type, objectId, url, data }`" }),
     attempts: z.array(WebhookAttemptSchema),
   })
   .meta({ id: "WebhookEvent" });
