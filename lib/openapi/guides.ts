@@ -40,6 +40,19 @@ function seconds(ms: number): string {
   return `${Math.round((s / 3600) * 10) / 10} h`;
 }
 
+/** How long the whole retry schedule lasts, first attempt to last (milliseconds). */
+export function scheduleTotalMs(scheduleMs: readonly number[]): number {
+  return scheduleMs.reduce((a, b) => a + b, 0);
+}
+
+/** "8 attempts: the first at once, then 5 s, 5 min, ... after the previous failure (about 27.5 h in all)". */
+function retrySchedule(scheduleMs: readonly number[]): string {
+  const [first, ...rest] = scheduleMs;
+  const start = first === undefined || Math.round(first / 1000) === 0 ? "the first at once" : `the first after ${seconds(first)}`;
+  if (!rest.length) return `1 attempt (${start})`;
+  return `${scheduleMs.length} attempts: ${start}, then ${rest.map(seconds).join(", ")} after the previous failure (about ${seconds(scheduleTotalMs(scheduleMs))} in all)`;
+}
+
 export function guides(env: Env): Guide[] {
   return [
     {
@@ -97,8 +110,8 @@ export function guides(env: Env): Guide[] {
       title: "Webhooks",
       paragraphs: [
         "Every status change of a transaction (and of a cash-out) is POSTed as JSON to its `postbackUrl`, in order per transaction. Answer any 2xx within the timeout; deduplicate on `data.id` and keep the last status, or on the `webhook-id` header (one per event, the same on every retry).",
-        `Timeout ${Math.round(env.webhookTimeoutMs / 1000)} s. Attempts: ${env.webhookRetryScheduleMs.map(seconds).join(", ")} after the previous failure, then the event is marked failed; it can be redelivered from the dashboard or the API.`,
-        `Order has a cost when your endpoint is down: a transaction's later events (say \`paid\` after \`pending\`) wait until the earlier one is delivered or finally fails, up to the whole schedule (about ${Math.round(env.webhookRetryScheduleMs.reduce((a, b) => a + b, 0) / 3600)} h). Such an event shows \`waitingForEventId\` and no \`nextAttemptAt\`. Fix the endpoint and redeliver the earlier event (\`POST /api/v1/webhooks/{eventId}/redeliver\`), or give it up (\`POST /api/v1/webhooks/{eventId}/skip\`): the events behind it go at once. Or read the transaction: it always has the current status.`,
+        `Timeout ${Math.round(env.webhookTimeoutMs / 1000)} s. ${retrySchedule(env.webhookRetryScheduleMs)}, then the event is marked failed; it can be redelivered from the dashboard or the API.`,
+        `Order has a cost when your endpoint is down: a transaction's later events (say \`paid\` after \`pending\`) wait until the earlier one is delivered or finally fails, up to the whole schedule (about ${seconds(scheduleTotalMs(env.webhookRetryScheduleMs))}). Such an event shows \`waitingForEventId\` and no \`nextAttemptAt\`. Fix the endpoint and redeliver the earlier event (\`POST /api/v1/webhooks/{eventId}/redeliver\`), or give it up (\`POST /api/v1/webhooks/{eventId}/skip\`): the events behind it go at once. Or read the transaction: it always has the current status.`,
         "Signature (Standard Webhooks): `webhook-signature: v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_` secret (dashboard). Reject timestamps older than 5 minutes. Any Standard Webhooks library verifies it.",
         "postbackUrl must be http:// or https://; in production, URLs naming or resolving to loopback, private, link-local or metadata addresses are refused (400) and checked again at every delivery.",
       ],
