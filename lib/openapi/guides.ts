@@ -7,6 +7,7 @@ import type { Env } from "@/lib/env";
 import { STATUS_BY_CODE } from "@/lib/http/errors";
 import { SANDBOX_TEST_CARDS } from "@/lib/processors/sandbox/cards";
 import { SANDBOX_FAILING_PIX_KEYS } from "@/lib/processors/payouts/sandbox";
+import { PUBLIC_LIMITS } from "@/lib/http/public-limits";
 import { ERROR_CODES } from "./components";
 
 export type Guide = {
@@ -28,7 +29,7 @@ const CODE_MEANING: Record<string, string> = {
   insufficient_balance: "A cash-out or refund larger than the available balance.",
   payload_too_large: "The request body is larger than 1 MB; it is not read past that.",
   method_not_allowed: "The path exists but not with this HTTP method; `Allow` lists the ones it takes.",
-  rate_limited: "Too many requests (per key, or per address on routes without a key); wait for `Retry-After` seconds.",
+  rate_limited: "Too many requests: per secret key, per address on routes without a key, or from an address that sent too many invalid credentials (every request from it, valid keys too); wait for `Retry-After` seconds.",
   internal_error: "Our fault. No internals are shown; quote `requestId`.",
 };
 
@@ -101,8 +102,9 @@ export function guides(env: Env): Guide[] {
       id: "rate-limit",
       title: "Rate limit",
       paragraphs: [
-        `Per secret key: ${env.rateLimitPerSecond} requests per second on average, bursts of up to ${env.rateLimitBurst} in one second (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST). Above it: 429 \`rate_limited\` with \`Retry-After\` in seconds.`,
-        "The counters live in each instance's memory: behind a balancer with N instances a key may get up to N times the rate.",
+        `Per secret key: ${env.rateLimitPerSecond} requests per second on average over ten seconds (${env.rateLimitPerSecond * 10} per ten-second window), and at most ${env.rateLimitBurst} in one second (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST). Above it: 429 \`rate_limited\` with \`Retry-After\` in seconds. The windows are fixed: each starts at the key's first request after the previous one ended.`,
+        "The counters are kept in the database and shared by every instance: behind a balancer with N instances a key still gets the rate once, not N times.",
+        `Per address: ${PUBLIC_LIMITS.invalidKeyPerAddress.points} requests with credentials that do not authenticate (an unknown, revoked or malformed secret key, a public key alone) within ${PUBLIC_LIMITS.invalidKeyPerAddress.windowSeconds} s lock the address out: every request it sends with Basic credentials, valid keys too, is a 429 \`rate_limited\` ("Too many requests with invalid credentials from this address") until that window ends, up to ${PUBLIC_LIMITS.invalidKeyPerAddress.windowSeconds} s after the first of them. When you rotate the secret key, retire the old one from every worker and cron job: one process still sending it from behind the same NAT or egress address locks your whole backend out.`,
       ],
     },
     {

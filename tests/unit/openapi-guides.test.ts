@@ -30,3 +30,20 @@ describe("webhooks guide", () => {
     expect(text("webhooks")).toContain("8 attempts: the first at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the previous failure (about 27.6 h in all)");
   });
 });
+
+describe("rate-limit guide", () => {
+  it("says the counters are shared by every instance (kept in the database), not per instance", () => {
+    const rate = text("rate-limit");
+    expect(rate).toMatch(/kept in the database and shared by every instance/);
+    expect(rate).not.toMatch(/memory/);
+    expect(rate).toContain(`${env.rateLimitPerSecond} requests per second`);
+    expect(rate).toContain(`at most ${env.rateLimitBurst} in one second`);
+  });
+
+  it("describes the per-address lockout after invalid credentials, valid keys included", () => {
+    const rate = text("rate-limit");
+    expect(rate).toMatch(/30 requests with credentials that do not authenticate .* within 60 s lock the address out/);
+    expect(rate).toMatch(/valid keys too/);
+    expect(rate).toMatch(/retire the old one from every worker/);
+  });
+});
