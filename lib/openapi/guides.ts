@@ -23,7 +23,7 @@ const CODE_MEANING: Record<string, string> = {
   unauthorized: "Credentials missing or invalid (with `WWW-Authenticate: Basic realm=\"api\"`).",
   forbidden: "The credentials are valid but may not do this.",
   not_found: "No such resource for your account (another account's id reads as missing).",
-  idempotency_conflict: "Idempotency-Key reused with a different body, or on the same operation's path in the other dialect (/v1 or /api/v1), or the first request is still running.",
+  idempotency_conflict: "Idempotency-Key reused with a different body, or on the same operation's path in the other dialect (/v1 or /api/v1), or (on PostgreSQL) the first request with the key is still running.",
   conflict: "The resource changed while your request ran (e.g. two moves of one transaction); read it and retry.",
   unprocessable: "A business rule refused it: expired or used card token, payment after expiry, refund above the paid amount...",
   insufficient_balance: "A cash-out or refund larger than the available balance.",
@@ -93,7 +93,7 @@ export function guides(env: Env): Guide[] {
       id: "idempotency",
       title: "Idempotency",
       paragraphs: [
-        "Send `Idempotency-Key: <your unique id>` (at most 255 characters) on every POST that creates or moves money: transactions, refunds, cash-outs, payment links. The same key with the same body within 24 hours replays the first response byte for byte, with its status (with `Idempotent-Replayed: true`); the same key with a different body is a 409 `idempotency_conflict`, and so is a key already answered on the same operation's path in the other dialect (`/api/v1/...` and `/v1/...`: retry on the path it was used on); two concurrent requests with one key: one runs, the other gets a 409 at once.",
+        "Send `Idempotency-Key: <your unique id>` (at most 255 characters) on every POST that creates or moves money: transactions, refunds, cash-outs, payment links. The same key with the same body within 24 hours replays the first response byte for byte, with its status (with `Idempotent-Replayed: true`); the same key with a different body is a 409 `idempotency_conflict`, and so is a key already answered on the same operation's path in the other dialect (`/api/v1/...` and `/v1/...`: retry on the path it was used on); two concurrent requests with one key: one runs; on PostgreSQL the other gets a 409 \`idempotency_conflict\` at once while the first is still running (retry it: once the first has committed it replays), and on the embedded database (PGlite, one transaction at a time) it waits for the first to commit and gets its replay (\`Idempotent-Replayed: true\`).",
         "The key's record is written in the same database transaction as the operation. So a retry after any failure is safe: if the first request committed, the retry replays its answer; if it did not (a 5xx, a timeout, our process killed mid-request), nothing of it remains and the retry runs once. Error answers from the operation (4xx) are remembered too: to try again after fixing the request, use a new key.",
         "Keys are scoped by account and operation: the method and the path, with ids read as numbers (`/transactions/007/refund` and `/transactions/7/refund` are one operation). The body is compared after sorting object keys.",
       ],

@@ -47,3 +47,11 @@ describe("rate-limit guide", () => {
     expect(rate).toMatch(/retire the old one from every worker/);
   });
 });
+
+describe("idempotency guide", () => {
+  it("says what a concurrent second request with one key gets on each database (tests/integration/cash-in-idempotency.test.ts)", () => {
+    const idem = text("idempotency");
+    expect(idem).toMatch(/on PostgreSQL the other gets a 409 `idempotency_conflict` at once while the first is still running/);
+    expect(idem).toMatch(/embedded database \(PGlite.*\) it waits for the first to commit and gets its replay/);
+  });
+});
