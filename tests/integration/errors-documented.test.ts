@@ -46,6 +46,18 @@ describe("every error code is documented", () => {
   });
 });
 
+describe("the OpenAPI document lists the 429 where a limit applies", () => {
+  it("on every secret-key operation and on card tokenization (per public key and per address, docs/security.md)", () => {
+    for (const o of OPERATIONS.filter((x) => x.auth !== "none")) {
+      const r = doc.paths[o.path][o.method].responses["429"];
+      expect(r, `${o.method} ${o.path}`).toBeDefined();
+      expect(r.description).toContain("rate_limited");
+      expect(r.headers["retry-after"]).toBeDefined();
+    }
+    expect(doc.paths["/api/v1/card-token"].post.description).toMatch(/CARD_TOKEN_LIMIT_PER_KEY.*CARD_TOKEN_LIMIT_PER_ADDRESS/);
+  });
+});
+
 describe("the OpenAPI document lists the 413 where a body is read", () => {
   const readsBody = (o: (typeof OPERATIONS)[number]) => Boolean(o.body) || (o.auth === "secretKey" && o.method !== "get");
 

@@ -19,8 +19,9 @@ export const CARDS = apiGroup({ name: "Cards", description: "Card tokenization f
     operationId: "createCardToken",
     summary: "Tokenize a card",
     description:
-      "Called from the payer's browser with your public key; the card never reaches your server. Returns the token as plain text (not JSON): pass it as `card.hash` when creating a credit_card transaction. Valid 5 minutes, single use, bound to your account. Fields may be strings or numbers; a `{ card: {...} }` wrapper is accepted. Open to every origin (CORS).",
+      "Called from the payer's browser with your public key; the card never reaches your server. Returns the token as plain text (not JSON): pass it as `card.hash` when creating a credit_card transaction. Valid 5 minutes, single use, bound to your account. Fields may be strings or numbers; a `{ card: {...} }` wrapper is accepted. Open to every origin (CORS). Limited per public key (CARD_TOKEN_LIMIT_PER_KEY, default 600 a minute) and per address (CARD_TOKEN_LIMIT_PER_ADDRESS, default 60 a minute): beyond either, 429 `rate_limited` with `Retry-After`.",
     auth: "publicKey",
+    errors: ["rate_limited"],
     query: z.object({ publicKey: z.string().meta({ description: "Your public key, pk_test_..." }) }),
     body: {
       schema: z.union([CardInput, z.object({ card: CardInput })]),
