@@ -173,6 +173,22 @@ function describeParams(doc: JsonObject, ops: ApiOperation[]): void {
   }
 }
 
+/**
+ * zod's `.trim()` has no JSON Schema form, so a digit string read as `z.string().trim().regex(/^\d+$/)`
+ * (a refund's or a cash-out's `amount`, `installments`, `expiresInDays`, an installment plan's
+ * numbers: every `^\d+$` of the request schemas) is emitted as `^\d+$`, stricter than the server,
+ * which trims first (" 1500 " is 1500). The pattern is widened to what is accepted; `\s` is the set
+ * String.prototype.trim removes.
+ */
+export const TRIMMED_DIGITS_PATTERN = "^\\s*\\d+\\s*$";
+
+function widenTrimmedDigitPatterns(node: unknown): void {
+  if (!node || typeof node !== "object") return;
+  const o = node as JsonObject;
+  if (o.type === "string" && o.pattern === "^\\d+$") o.pattern = TRIMMED_DIGITS_PATTERN;
+  for (const v of Object.values(o)) widenTrimmedDigitPatterns(v);
+}
+
 export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = OPERATIONS): JsonObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of ops) {
@@ -299,6 +315,8 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
     },
   }) as JsonObject;
   describeParams(doc, ops);
+  // Request bodies only (components): path ids are not trimmed.
+  widenTrimmedDigitPatterns(doc.components?.schemas);
   addV1Dialect(doc);
   doc["x-guides"] = list;
   return doc;

@@ -27,7 +27,7 @@ import { notificationBody } from "@/lib/webhooks/payloads";
 import { webhookEventView } from "@/lib/services/webhooks/webhook-view";
 import { z } from "zod";
 import { CashOutNotificationSchema, TransactionNotificationSchema } from "@/lib/openapi/components";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildOpenApiDocument, TRIMMED_DIGITS_PATTERN } from "@/lib/openapi/document";
 import { OPERATIONS } from "@/lib/openapi/operations";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 
@@ -150,6 +150,24 @@ describe("responses conform to the OpenAPI document", () => {
     conforms("GET", "/api/v1/cashOut", await call("GET", "/api/v1/cashOut", { auth }));
     const broke = await createTestAccount("Broke");
     conforms("POST", "/api/v1/cashOut/request", await call("POST", "/api/v1/cashOut/request", { auth: broke.secretKey, body: { amount: 1000, pixKey: "maria@example.com" } }));
+  });
+
+  it("a digit-string amount with spaces around it (\" 150 \"): the server trims and accepts it, and so does the document's pattern", async () => {
+    const auth = acct.secretKey;
+    const t = await paidPix(acct, 5000);
+    const refund = await call("POST", `/api/v1/transactions/${t.id}/refund`, { auth, body: { amount: " 150 " } });
+    expect(refund.status, refund.text).toBe(200);
+    expect(refund.body.data.refundedAmount).toBe(150);
+    const cashOut = await call("POST", "/api/v1/cashOut/request", { auth, body: { amount: " 150 ", pixKey: "maria@example.com" } });
+    expect(cashOut.status, cashOut.text).toBe(201);
+    expect(cashOut.body.data.amount).toBe(150);
+    for (const name of ["RefundTransaction", "CashOutRequest"]) {
+      const alternatives: Record<string, any>[] = doc.components.schemas[name].properties.amount.anyOf;
+      const pattern = alternatives.find((a) => a.type === "string")?.pattern;
+      expect(pattern, name).toBe(TRIMMED_DIGITS_PATTERN);
+      for (const ok of ["150", " 150 ", "\t150\n"]) expect(new RegExp(pattern).test(ok), `${name} ${JSON.stringify(ok)}`).toBe(true);
+      for (const bad of ["1 50", "15.0", "-150", ""]) expect(new RegExp(pattern).test(bad), `${name} ${JSON.stringify(bad)}`).toBe(false);
+    }
   });
 
   it("checkouts", async () => {
