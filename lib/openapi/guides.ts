@@ -81,7 +81,7 @@ export function guides(env: Env): Guide[] {
       id: "envelope",
       title: "Responses and errors",
       paragraphs: [
-        "Success: `{ success: true, message?, status, data }` (`message` on creation only; `status` repeats the HTTP status). Amounts are integers in centavos everywhere.",
+        "Success: `{ success: true, message?, status, data }` (`message`, a sentence for people, only on a transaction's and a payment link's creation and on webhook redeliver and skip, not on a cash-out request's answer: never rely on it; `status` repeats the HTTP status). Amounts are integers in centavos everywhere.",
         "Errors: `{ success: false, status, message, code, errors?, requestId? }`. Branch on `code`, never on `message`. Malformed JSON, or a body that is not UTF-8, is a 400, never a 500. Every response carries `X-Request-Id`.",
       ],
       table: {
