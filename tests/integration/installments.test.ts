@@ -116,6 +116,39 @@ describe("a charge's own installmentPlan", () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it("is kept by the charge: a refused card is retried on the checkout page under the charge's plan, not the account's", async () => {
+    const fresh = await createTestAccount("Loja Plano Próprio"); // the account's plan: 12x without interest
+    const plan = { maxInstallments: 3, interestFree: 1, monthlyRateBp: 299 };
+    const refused = await createCharge(await cardBody(fresh.publicKey, "4000000000000002", { ...order(15_900), installments: 3, installmentPlan: plan }), fresh);
+    expect(refused.status, refused.text).toBe(201);
+    expect(refused.body.data.status).toBe("refused");
+    const secureId = refused.body.data.secureId as string;
+    const page = await getCheckoutPageData(secureId);
+    expect(page?.kind === "transaction" && page.order.installmentPlan).toEqual(plan);
+    const retry = async (installments: number) =>
+      call("POST", `/checkout/${secureId}/pay`, {
+        body: { cardToken: (await cardBody(fresh.publicKey)).card.hash, installments },
+        headers: { "content-type": "application/json", "x-arara-peer-address": "203.0.113.7" },
+      });
+    const twelve = await retry(12);
+    expect(twelve.status, twelve.text).toBe(400);
+    expect(twelve.body.errors[0]).toMatchObject({ field: "installments", message: expect.stringContaining("choose 1 to 3") });
+    const three = await retry(3);
+    expect(three.status, three.text).toBe(201);
+    const [row] = await getDb().select().from(transactions).where(eq(transactions.secureId, three.body.data.secureId));
+    // R$ 159,00 in 3x at 2,99%: 56,20 each (56,2005…), 168,60 in all: the interest the merchant set.
+    expect(row).toMatchObject({ status: "paid", amount: 15_900, paidAmount: 16_860, installments: 3, installmentPlan: plan });
+  });
+
+  it("cannot take the charge above the largest amount with its interest", async () => {
+    const plan = { maxInstallments: 12, interestFree: 1, monthlyRateBp: 1_000 };
+    const res = await createCharge(await cardBody(a.publicKey, undefined, { ...order(100_000_000), installments: 12, installmentPlan: plan }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: "installments", message: expect.stringContaining("above the maximum of 100000000") })]);
+    const inOne = await createCharge(await cardBody(a.publicKey, undefined, { ...order(100_000_000), installments: 1, installmentPlan: plan }));
+    expect(inOne.status, inOne.text).toBe(201);
+  });
+
   it("applies to cards only", async () => {
     const res = await createCharge(baseBody({ installmentPlan: { maxInstallments: 3, interestFree: 1, monthlyRateBp: 100 } }));
     expect(res.status).toBe(400);

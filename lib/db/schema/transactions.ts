@@ -43,6 +43,12 @@ export const transactions = pgTable(
     paidAmount: bigint({ mode: "number" }).notNull().default(0),
     refundedAmount: bigint({ mode: "number" }).notNull().default(0),
     installments: integer().notNull().default(1),
+    /**
+     * The card charge's own installment plan (the API's installmentPlan, or its payment link's), which a
+     * retry with another card on the checkout page keeps; null: the account's plan. No planner
+     * statistics (migration 0022, as 0015's wide columns).
+     */
+    installmentPlan: jsonb().$type<InstallmentPlan>(),
     /** Fee from the account's plan at creation: estimatedFee = fixed + percent part. */
     feeFixed: bigint({ mode: "number" }).notNull().default(0),
     feeEstimated: bigint({ mode: "number" }).notNull().default(0),

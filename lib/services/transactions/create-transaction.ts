@@ -169,6 +169,8 @@ function baseValues(ctx: ServiceContext, input: Request, processor: Processor, o
     paymentMethod: input.paymentMethod,
     amount: input.amount,
     installments: input.installments,
+    // A card charge keeps its own plan: a retry with another card is priced by it (checkout page).
+    ...(input.paymentMethod === "credit_card" && input.installmentPlan ? { installmentPlan: input.installmentPlan } : {}),
     feeFixed: fee.fixedAmount,
     feeEstimated: fee.estimatedFee,
     metadata: input.metadata?.text ?? null,

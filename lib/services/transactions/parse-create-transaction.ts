@@ -1,5 +1,6 @@
 import { zodFieldErrors } from "@/lib/core/validation";
 import { chosenInstallmentOption, pricedInstallmentOptions, type PricedInstallmentOption } from "@/lib/domain/installments";
+import { MAX_AMOUNT } from "@/lib/schemas/fields";
 import {
   CreateTransactionRequest,
   transactionRuleErrors,
@@ -51,6 +52,11 @@ function fieldsThatParsed(raw: unknown, bad: Set<string>): Partial<Request> {
 export function cardInstallmentOption(input: Request, account: Account): PricedInstallmentOption {
   const plan = input.installmentPlan ?? accountInstallmentPlan(account);
   const option = chosenInstallmentOption(input.amount, plan, input.installments);
+  // The card is charged the total: with interest it must stay within what a charge may be.
+  if (option && option.total > MAX_AMOUNT) {
+    const message = `would charge ${option.total} with interest, above the maximum of ${MAX_AMOUNT} (R$ 1.000.000,00) a charge may be: choose fewer installments or a smaller amount`;
+    throw validation(`The transaction is invalid: installments ${message}.`, [{ field: "installments", message }]);
+  }
   if (option) return option;
   const most = pricedInstallmentOptions(input.amount, plan).length;
   const message = `is not offered for this amount: choose 1 to ${most} (the plan allows up to ${plan.maxInstallments}, each installment at least R$ 5,00)`;
