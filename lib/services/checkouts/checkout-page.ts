@@ -236,7 +236,8 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
     }
     const link = t.checkoutId !== null ? await findLinkById(t.checkoutId, now) : null;
     // A charge still waiting for a link another charge has paid: the order is paid, and this one can
-    // no longer be; the payer sees the link's page, which says so.
+    // no longer be; the payer sees the link's page, which says so (its QR code and boleto are not
+    // served either: checkout-lookup.ts, linkPaidByAnother).
     if (link?.status === "paid" && awaitsPayment(t)) return { kind: "redirect", secureId: link.row.secureId };
     const account = await findAccountById(t.companyId);
     if (!account) return null;
@@ -247,7 +248,8 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
         t.amount,
         t.items,
         link?.row.description ?? null,
-        link?.row.installmentPlan ?? accountInstallmentPlan(account),
+        // The plan a retry with another card is priced by (pay-checkout.ts, retryCard).
+        t.installmentPlan ?? link?.row.installmentPlan ?? accountInstallmentPlan(account),
         t.shipping?.fee ?? null,
       ),
       transaction: await payerTransactionView(t, now),

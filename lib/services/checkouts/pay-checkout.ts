@@ -142,14 +142,15 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     traceable: t.traceable,
     ip: req.ip,
     installments: input.installments,
-    // The link's plan when it has one; a charge made by the API is retried under the account's.
-    installmentPlan: link?.installmentPlan ?? null,
+    // The refused charge's own plan (its request's, or its link's), else the link's, else the account's.
+    installmentPlan: t.installmentPlan ?? link?.installmentPlan ?? null,
     card: { hash: token },
   };
   const ctx = checkoutContext(account, req);
   await withPageFields(async () => postbackCheckOf(ctx, body)?.()); // the DNS lookup, before the lock
   const created = await getDb().transaction(async (tx) => {
-    if (t.checkoutId !== null) await assertLinkTakesCharge(tx, t.checkoutId, req.now);
+    // A link's caps count every charge of the link (its form's and every retry chain's), not one chain.
+    if (t.checkoutId !== null) await assertLinkTakesNewCharge(tx, t.checkoutId, "credit_card", req.now, true);
     else await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, t.id)).for("update");
     if (await latestRetryOf(t.id, tx)) throw new ServiceError("conflict", "This charge was already tried again; reload the page.");
     if ((await cardAttemptsOf(t, tx)) >= MAX_CARD_ATTEMPTS) {
