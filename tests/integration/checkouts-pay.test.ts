@@ -310,6 +310,44 @@ describe("limits of a payment link", () => {
     expect(res.status).toBe(422);
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
   });
+
+  it("once a link is paid, its other charges' boleto and QR code are no longer served: the payer is sent to the paid order", async () => {
+    const l = await link({ methods: ["pix", "boleto", "credit_card"] });
+    const boleto = (await pay(l.secureId, { method: "boleto", payer })).body.data.secureId as string;
+    const pix = (await pay(l.secureId, { method: "pix", payer })).body.data.secureId as string;
+    expect((await call("GET", `/checkout/${boleto}/boleto.pdf`)).status).toBe(200);
+    expect((await call("GET", `/checkout/${pix}/qr.png`)).status).toBe(200);
+    const card = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(GOOD) });
+    expect(card.body.data.status).toBe("paid");
+    const pdf = await call("GET", `/checkout/${boleto}/boleto.pdf`);
+    expect(pdf.status).toBe(303);
+    expect(pdf.headers.get("location")).toBe(`/checkout/${boleto}`);
+    expect((await call("GET", `/checkout/${pix}/qr.png`)).status).toBe(404);
+    // The boleto's page itself shows the paid link.
+    expect((await getCheckoutPageData(boleto))?.kind).toBe("redirect");
+  });
+
+  it("counts the retries of every refused card against the link's caps, not one chain at a time", async () => {
+    const l = await link({ methods: ["pix", "credit_card"] });
+    // Five refused cards through the link's form: the link takes no more cards...
+    const refused: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) });
+      expect(res.body.data.status).toBe("refused");
+      refused.push(res.body.data.secureId);
+    }
+    expect((await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) })).status).toBe(422);
+    // ... nor through a retry on any refused charge's page (each chain had only one attempt).
+    for (const secureId of refused) {
+      const retry = await pay(secureId, { cardToken: await token(NO_FUNDS) });
+      expect(retry.status, retry.text).toBe(422);
+    }
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(5);
+    // Up to 20 charges in all, retries included: PIX until the cap, then no retry either.
+    for (let i = 0; i < 15; i++) expect((await pay(l.secureId, { method: "pix", payer })).status).toBe(201);
+    expect((await pay(refused[0], { cardToken: await token(GOOD) })).status).toBe(422);
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
+  });
 });
 
 describe("trying another card on a charge made through the API", () => {

@@ -69,3 +69,14 @@ export async function findTransactionBySecureId(secureId: string): Promise<Trans
   const [row] = await getDb().select().from(transactions).where(eq(transactions.secureId, secureId)).limit(1);
   return row ?? null;
 }
+
+/**
+ * The payment link of a charge still waiting for payment, when another charge has paid that link: the
+ * order is paid and this charge must no longer be (its page shows the link's; its QR code and boleto
+ * are not served). null for any other charge.
+ */
+export async function linkPaidByAnother(t: Pick<TransactionRow, "status" | "checkoutId">, now: Date): Promise<CheckoutRow | null> {
+  if (t.checkoutId === null || (t.status !== "pending" && t.status !== "processing")) return null;
+  const link = await findLinkById(t.checkoutId, now);
+  return link?.status === "paid" ? link.row : null;
+}
