@@ -127,7 +127,7 @@ export const BoletoSchema = z
 export const CreatedTransactionSchema = z
   .object({
     ...transactionFields,
-    fees: centavos("Fee from your plan; 0 for a refused card, which was charged nothing").optional(),
+    fees: centavos("Fee from your plan (fixed part plus percentage), never more than the amount (a boleto of 100 centavos has fees 100, not the flat 349); 0 for a refused card, which was charged nothing").optional(),
     postbackUrl: z.string().nullable().optional().meta({ description: "Echo of the webhook URL" }),
     returnUrl: z.string().nullable().optional().meta({ description: "Echo of the URL the checkout's last screen returns to" }),
     card: CardSummarySchema.optional().meta({ description: "Card only" }),
