@@ -170,6 +170,18 @@ describe("responses conform to the OpenAPI document", () => {
     }
   });
 
+  it("the fee is capped at the amount, as the document's fees says: a boleto of 100 centavos has fees 100, not the flat 349", async () => {
+    const res = await call("POST", "/api/v1/transactions", {
+      auth: acct.secretKey,
+      body: boletoBody({ amount: 100, items: [{ title: "Taxa", unitPrice: 100, quantity: 1, tangible: false }], postbackUrl: "https://shop.example/hooks" }),
+    });
+    conforms("POST", "/api/v1/transactions", res);
+    expect(res.body.data.fees).toBe(100);
+    const events = await call("GET", `/api/v1/transactions/${res.body.data.id}/webhooks`, { auth: acct.secretKey });
+    expect(events.body.data[0].body.data.fee).toEqual({ netAmount: 0, fixedAmount: 349, estimatedFee: 100 });
+    expect(doc.components.schemas.CreatedTransaction.properties.fees.description).toMatch(/never more than the amount/);
+  });
+
   it("checkouts", async () => {
     const auth = acct.secretKey;
     const res = await call("POST", "/api/v1/checkouts", { auth, body: { items: [{ title: "Curso", unitPrice: 19900 }], methods: ["PIX", "credit_card"] } });
