@@ -12,7 +12,7 @@ export const CHECKOUTS = apiGroup({ name: "Checkouts", description: "Payment lin
     operationId: "createCheckout",
     summary: "Create a payment link",
     description:
-      "A hosted page (`secureUrl`) where the payer chooses among `methods` and pays. Each payment attempt becomes a transaction with the link's postbackUrl. A link is paid once: the first of its transactions to be paid is the link's payment (`transactionId`), and its other pending transactions can no longer be paid. A payment that still arrives for one of them (a PIX already sent cannot be refused) is recorded and refunded in full at once, with no fee: that transaction sends `paid` then `refunded`.",
+      "A hosted page (`secureUrl`) where the payer chooses among `methods` and pays. Each payment attempt becomes a transaction with the link's postbackUrl. A link is paid once: the first of its transactions to be paid is the link's payment (`transactionId`), and its other pending transactions can no longer be paid. A payment that still arrives for one of them (a PIX already sent cannot be refused) is recorded and refunded in full at once, with no fee: that transaction sends `paid` then `refunded`. `expiresAt` is the instant the link stops taking payments: a bare date (`2030-01-01`) means 00:00 UTC of that day, so the link takes no payment on that day (unlike a list's `to`, where a bare date includes the whole day); to accept payments through a day, send the end of the day with its offset (`2030-01-01T23:59:59-03:00`) or the next day.",
     auth: "secretKey",
     idempotent: true,
     body: {
