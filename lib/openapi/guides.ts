@@ -138,7 +138,7 @@ export function guides(env: Env): Guide[] {
       title: "Amounts and limits",
       paragraphs: [
         "Amounts are integer centavos: at least 100 (R$ 1,00) for card and boleto, at least 1 for PIX, at most 100000000 (R$ 1.000.000,00); `amount` must equal the items' total, or that plus `shipping.fee`.",
-        "`pix.expiresInDays` 1 to 30 (default 2); `boleto.expiresInDays` 1 to 90 (default 2); `installments` 1 to 12 (default 1, card only). Card tokens are valid 5 minutes and single use. List endpoints: `limit` at most 100.",
+        "`pix.expiresInDays` 1 to 30 (default 2); `boleto.expiresInDays` 1 to 90 (default 2); `installments` 1 to 12 (default 1, card only). Card tokens are valid 5 minutes and single use. List endpoints: `limit` at most 100. A cash-out's `description` at most 140 characters and its `externalRef` at most 200 (after trimming; 400 beyond).",
         "Unknown fields are ignored, not rejected; `paymentMethod` and document type are accepted in any case; phones and documents with punctuation are accepted and stored as digits.",
       ],
     },
