@@ -60,7 +60,42 @@ export function applyV8Flags(env: Parameters<typeof v8Flags>[0]): string[] {
   return flags;
 }
 
+/**
+ * Starts the process's Arara, or stops the process: a server that cannot open its database (a bad
+ * configuration, PostgreSQL unreachable, an embedded database in use by another process or in a
+ * directory it cannot write) would otherwise keep listening and answer every request with a 500.
+ * It prints one sentence saying why and exits with status 1, so that a supervisor (systemd, Docker,
+ * Kubernetes) sees the failure.
+ */
 export async function startServer(): Promise<void> {
+  try {
+    await start();
+  } catch (e) {
+    process.stderr.write(`arara cannot start: ${startFailure(e)}\n`);
+    await shutdownDb().catch(() => {});
+    process.exit(1);
+  }
+}
+
+/** Why start-up failed, in a sentence; a database that cannot be reached is named by its variable. */
+export function startFailure(e: unknown): string {
+  const why = e instanceof Error ? e.message : String(e);
+  const code = (e as { code?: unknown } | null)?.code;
+  const url = process.env.DATABASE_URL;
+  if (url && typeof code === "string" && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ECONNRESET)$/.test(code)) {
+    let where = "the server";
+    try {
+      const u = new URL(url);
+      where = `${u.hostname}:${u.port || "5432"}`;
+    } catch {
+      // a malformed URL is refused by the configuration before any connection
+    }
+    return `cannot connect to PostgreSQL at ${where} (DATABASE_URL): ${code}. Check that the server runs and the URL is right.`;
+  }
+  return why;
+}
+
+async function start(): Promise<void> {
   const env = getEnv(); // a bad configuration stops start-up here, naming the variable
   const flags = applyV8Flags(env);
   // Before the database opens, so that a signal at any moment from now on closes it cleanly.

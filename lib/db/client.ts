@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { withPreparedStatements } from "./pglite-statements";
 import { PGlite } from "@electric-sql/pglite";
+import { lockPgliteDirectory } from "./pglite-lock";
 import postgres from "postgres";
 import { getEnv } from "@/lib/env";
 import * as schema from "./schema";
@@ -20,8 +21,8 @@ export type Queryable = Db | Tx;
 
 type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready?: Promise<void>; housekeeping?: () => Db };
 
-// Kept on globalThis so that dev-server reloads reuse it: PGlite takes no lock on its directory and
-// two instances on one directory would corrupt it.
+// Kept on globalThis so that dev-server reloads reuse it: two instances on one directory would corrupt
+// it (the directory's lock, lib/db/pglite-lock.ts, would refuse the second).
 const g = globalThis as unknown as { __araraDb?: Handle; __araraDbShutDown?: boolean };
 
 function open(): Handle {
@@ -46,9 +47,16 @@ function open(): Handle {
   }
   const dir = env.pgliteDir;
   const inMemory = dir.startsWith("memory://");
+  // One process per directory (lib/db/pglite-lock.ts), locked before anything opens it.
+  const release = inMemory ? () => {} : lockPgliteDirectory(path.resolve(dir));
   if (!inMemory) {
-    mkdirSync(path.resolve(dir), { recursive: true });
-    initdbInChildProcess(path.resolve(dir));
+    try {
+      mkdirSync(path.resolve(dir), { recursive: true });
+      initdbInChildProcess(path.resolve(dir));
+    } catch (e) {
+      release();
+      throw e;
+    }
   }
   // PostgreSQL's default 128 MB of shared buffers is sized for a server; in-process it roughly
   // doubles the app's resident memory for no gain on an embedded database's size.
@@ -61,7 +69,7 @@ function open(): Handle {
   // drizzle sees the instance through the statement cache (lib/db/pglite-statements.ts): a statement
   // that comes back is prepared once, not parsed and planned on every call.
   const db = drizzlePglite(withPreparedStatements(client), { schema, casing: "snake_case" }) as unknown as Db;
-  return { db, kind: "pglite", close: () => client.close() };
+  return { db, kind: "pglite", close: () => client.close().finally(release) };
 }
 
 /**
