@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { dictionary, formatDateTime, type Locale } from "./i18n";
 import { ClockIcon } from "./icons";
+import { noteRenderTime, serverNow as serverClock } from "./server-clock";
 import s from "./checkout.module.css";
 
 const DAY_MS = 86_400_000;
@@ -24,12 +25,16 @@ function hms(ms: number): string {
 export function Countdown({ expiresAt, locale, serverNow }: { expiresAt: string; locale: Locale; serverNow: number }) {
   const t = dictionary(locale);
   const end = Date.parse(expiresAt);
-  // First render uses the server's clock so the HTML and the hydrated text agree.
+  // First render uses the server's clock so the HTML and the hydrated text agree. Then the time
+  // left is counted on the server's clock (server-clock.ts), never on the phone's: a phone set a
+  // day ahead would show a payable PIX as expired.
   const [now, setNow] = useState(serverNow);
   useEffect(() => {
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    noteRenderTime(serverNow);
+    const tick = () => setNow(serverClock());
+    const id = window.setInterval(tick, 1000);
     return () => window.clearInterval(id);
-  }, []);
+  }, [serverNow]);
   const left = end - now;
   if (left > DAY_MS) {
     return (

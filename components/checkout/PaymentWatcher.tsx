@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { dictionary, type Locale } from "./i18n";
+import { noteServerDate, serverNow } from "./server-clock";
 import ui from "../ui/ui.module.css";
 
 const POLL_MS = 2500;
@@ -46,6 +47,7 @@ export function PaymentWatcher({
     busy.current = true;
     try {
       const res = await fetch(`/checkout/${secureId}/status`, { cache: "no-store", headers: { accept: "application/json" } });
+      noteServerDate(res.headers.get("date"));
       if (!res.ok) return;
       const { data } = (await res.json()) as { data: { status: string; expired?: boolean; next?: string | null } };
       if (data.next) {
@@ -81,7 +83,7 @@ export function PaymentWatcher({
 
   useEffect(() => {
     if (done || !expiresAt) return;
-    const ms = Date.parse(expiresAt) - Date.now();
+    const ms = Date.parse(expiresAt) - serverNow();
     // setTimeout holds at most ~24.8 days; a later expiry is simply not scheduled.
     if (ms > 2 ** 31 - 1) return;
     // At the deadline ask the server at once; the server's clock decides (a phone's may be wrong).
