@@ -35,9 +35,10 @@ export function Shell({
         <link rel="stylesheet" href={brandCssHref(brand.color, brand.colorHover)} />
       ) : null}
       {sandbox ? (
-        <p className={s.testBanner}>
+        // A landmark of its own: every piece of a page sits in one (axe "region").
+        <aside className={s.testBanner} aria-label={t.sandboxBadge}>
           <strong>{t.sandboxBadge}</strong> · {t.sandboxBanner}
-        </p>
+        </aside>
       ) : null}
       <header className={s.top}>
         <div className={s.topInner}>
