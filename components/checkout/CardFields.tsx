@@ -53,12 +53,14 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
 
   function check(): Errors {
     const e: Errors = {};
-    if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) e.number = t.errors.number;
+    if (!digits) e.number = t.errors.numberEmpty;
+    else if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) e.number = t.errors.number;
     else if (!brand) e.number = t.errors.brand;
     else if (!panLengthOk(brand, digits)) e.number = t.errors.number;
     if (holder.trim().length < 2) e.holder = t.errors.holder;
     const m = /^(\d{2})\/(\d{2})$/.exec(expiry);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) e.expiry = t.errors.expiry;
+    if (!expiry) e.expiry = t.errors.expiryEmpty;
+    else if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) e.expiry = t.errors.expiry;
     else {
       const now = new Date();
       const year = 2000 + Number(m[2]);
@@ -67,7 +69,8 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
       else if (year > now.getFullYear() + 20) e.expiry = t.errors.expiry;
     }
     const need = brand ? cvvLength(brand) : null;
-    if (need ? cvv.length !== need : !/^\d{3,4}$/.test(cvv)) e.cvv = t.errors.cvv(need ?? 3);
+    if (!cvv) e.cvv = t.errors.cvvEmpty;
+    else if (need ? cvv.length !== need : !/^\d{3,4}$/.test(cvv)) e.cvv = t.errors.cvv(need ?? 3);
     return e;
   }
 
@@ -188,6 +191,8 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
           }}
           onBlur={touch("cvv")}
           error={shown("cvv")}
+          // Once the brand is known (the number comes first): Amex has 4 digits on the front.
+          hint={brand ? t.cvvHint(cvvLength(brand)) : undefined}
           data-testid="card-cvv"
         />
       </div>

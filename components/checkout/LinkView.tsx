@@ -45,7 +45,6 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
       </>
     );
   }
-  const methodName = link.pending ? t.link.methods[link.pending.paymentMethod].title : "";
   return (
     // Phones: one column. Computers: the summary beside the form, so the pay button stays in view.
     <div className={s.payLayout}>
@@ -58,7 +57,7 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
         {link.pending ? (
           <Alert tone="info">
             <p>
-              {t.link.pending(methodName)}{" "}
+              {t.link.pending(link.pending.paymentMethod)}{" "}
               <a className={s.textLink} href={`/checkout/${link.pending.secureId}`} data-testid="continue-pending">
                 {t.link.continue}
               </a>

@@ -30,10 +30,13 @@ export function PaidResult({
   method,
   paidAt,
   detail,
+  interest,
   children,
 }: {
   locale: Locale;
   amount: number;
+  /** A card in installments with interest: `amount` is what the card was charged; the order's own total and the count. */
+  interest?: { orderAmount: number; count: number } | null;
   merchant: string;
   method: string;
   paidAt: string | null;
@@ -44,7 +47,9 @@ export function PaidResult({
   const t = dictionary(locale);
   return (
     <Result tone="ok" title={t.paid.title} testId="paid-screen">
-      <p className={s.resultText}>{t.paid.text(amount, merchant)}</p>
+      <p className={s.resultText} data-testid="paid-text">
+        {interest ? t.paid.textInterest(amount, interest.orderAmount, interest.count, merchant) : t.paid.text(amount, merchant)}
+      </p>
       <p className={s.resultMeta}>
         {t.paid.via[method] ?? ""}
         {detail ? ` · ${detail}` : ""}

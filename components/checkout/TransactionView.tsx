@@ -37,10 +37,15 @@ export async function TransactionView({
     tx.installments > 1
       ? t.card.installment({ count: tx.installments, ...splitInstallments(tx.cardTotal, tx.installments), total: tx.cardTotal, interest: tx.cardTotal > tx.amount })
       : null;
+  const withInterest = tx.paymentMethod === "credit_card" && tx.cardTotal > tx.amount;
+  // With interest the card's total is said first ("Recebemos R$ 317,10 … pedido de R$ 299,00 em 6x
+  // com juros"), and the summary below is the order's: "Total do pedido", not a second "Total".
+  const totalLabel = withInterest ? t.orderTotal : t.total;
   const paid = (
     <PaidResult
       locale={locale}
       amount={tx.paymentMethod === "credit_card" ? tx.cardTotal : tx.amount}
+      interest={withInterest ? { orderAmount: tx.amount, count: tx.installments } : null}
       merchant={merchant.name}
       method={tx.paymentMethod}
       paidAt={tx.paidAt}
@@ -65,7 +70,7 @@ export async function TransactionView({
       return (
         <>
           {paid}
-          <OrderSummary locale={locale} order={order} label={t.total} />
+          <OrderSummary locale={locale} order={order} label={totalLabel} />
         </>
       );
     case "refunded":
@@ -118,11 +123,24 @@ export async function TransactionView({
         </div>
       );
     case "processing":
+      // What is being paid stays in view while it is confirmed, and after (the paid screen's summary).
       return (
-        <PaymentWatcher secureId={tx.secureId} locale={locale} expiresAt={null} paidView={paid} expiredView={null}>
-          <Result tone="warn" title={t.processing.title}>
+        <PaymentWatcher
+          secureId={tx.secureId}
+          locale={locale}
+          expiresAt={null}
+          paidView={
+            <>
+              {paid}
+              <OrderSummary locale={locale} order={order} label={totalLabel} />
+            </>
+          }
+          expiredView={null}
+        >
+          <Result tone="warn" title={t.processing.title} testId="processing-screen">
             <p className={s.resultText}>{t.processing.text}</p>
           </Result>
+          <OrderSummary locale={locale} order={order} label={t.total} />
         </PaymentWatcher>
       );
     case "pending":
@@ -153,7 +171,7 @@ export async function TransactionView({
           paidView={
             <>
               {paid}
-              {done}
+              <OrderSummary locale={locale} order={order} label={totalLabel} />
             </>
           }
           expiredView={

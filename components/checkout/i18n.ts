@@ -32,6 +32,7 @@ const pt = {
   sandboxBadge: "Modo de teste",
   sandboxBanner: "sem dinheiro real",
   total: "Total",
+  orderTotal: "Total do pedido",
   amount: "Valor",
   totalToPay: "Total a pagar",
   items: (n: number) => (n === 1 ? "1 item" : `${n} itens`),
@@ -91,7 +92,7 @@ const pt = {
     holder: "Nome impresso no cartão",
     expiry: "Validade (MM/AA)",
     cvv: "Código de segurança (CVV)",
-    cvvHint: (n: number) => `${n} dígitos ${n === 4 ? "na frente" : "no verso"} do cartão`,
+    cvvHint: (n: number) => `${n} dígitos ${n === 4 ? "na frente" : "no verso"}`,
     installments: "Parcelas",
     installment: (o: InstallmentLabel) =>
       o.count === 1
@@ -124,11 +125,14 @@ const pt = {
     noMoreAttempts: "Não é possível tentar novamente por aqui. Entre em contato com a loja.",
     secureNote: "Os dados do cartão são criptografados e não ficam com a loja.",
     errors: {
+      numberEmpty: "Informe o número do cartão.",
       number: "Número do cartão inválido. Confira os dígitos.",
       brand: "Bandeira não aceita.",
       holder: "Informe o nome como está no cartão.",
+      expiryEmpty: "Informe a validade do cartão (MM/AA).",
       expiry: "Validade inválida. Use MM/AA.",
       expired: "Cartão vencido.",
+      cvvEmpty: "Informe o código de segurança (CVV).",
       cvv: (n: number) => `O código de segurança tem ${n} dígitos.`,
     },
   },
@@ -148,7 +152,7 @@ const pt = {
     upTo: (n: number, free: number) => (free >= n ? `Em até ${n}x sem juros` : free > 1 ? `Em até ${n}x (${free}x sem juros)` : `Em até ${n}x`),
     cta: { pix: "Gerar código PIX", boleto: "Gerar boleto", credit_card: (a: number) => `Pagar ${formatBRL(a)}` },
     creating: "Gerando…",
-    pending: (m: string) => `Você já gerou um ${m} para este pedido.`,
+    pending: (m: "pix" | "boleto" | "credit_card") => `Você já gerou ${{ pix: "um PIX", boleto: "um boleto", credit_card: "um pagamento com cartão" }[m]} para este pedido.`,
     continue: "Continuar pagamento",
     other: "Escolher outra forma de pagamento",
     expiredTitle: "Este link de pagamento expirou",
@@ -159,6 +163,7 @@ const pt = {
       name: "Informe nome e sobrenome.",
       email: "Informe um e-mail válido, como nome@exemplo.com.",
       document: "CPF ou CNPJ inválido. Confira os números.",
+      documentEmpty: "Informe o CPF ou CNPJ.",
     },
   },
   support: { label: (m: string) => `Dúvidas sobre o pedido? Fale com ${m}:`, whatsapp: "WhatsApp" },
@@ -181,7 +186,10 @@ const pt = {
   },
   paid: {
     title: "Pagamento confirmado!",
-    text: (amount: number, merchant: string) => `Recebemos ${formatBRL(amount)} para ${merchant}.`,
+    text: (amount: number, merchant: string) => unbroken(`Recebemos ${formatBRL(amount)} para ${merchant}.`),
+    /** A card in installments with interest: what the card was charged, and the order's own total. */
+    textInterest: (total: number, amount: number, count: number, merchant: string) =>
+      unbroken(`Recebemos ${formatBRL(total)} para ${merchant} (pedido de ${formatBRL(amount)} em ${count}x com juros).`),
     via: { pix: "Pago com PIX", boleto: "Pago com boleto", credit_card: "Pago com cartão de crédito" } as Record<string, string>,
     at: (when: string) => `em ${when}`,
     close: "A loja já foi avisada. Você pode fechar esta página.",
