@@ -14,6 +14,7 @@ export const API_V1_ROUTES: Readonly<Record<string, readonly Method[]>> = {
   "/cashOut": ["GET"],
   "/cashOut/request": ["POST"],
   "/cashOut/{id}": ["GET"],
+  "/cashOut/{id}/webhooks": ["GET"],
   "/checkouts": ["GET", "POST"],
   "/checkouts/{id}": ["GET"],
   "/company": ["GET"],

@@ -57,6 +57,7 @@ function target(path: string, method: string): { url: (id: Record<string, number
     "POST /api/v1/webhooks/{eventId}/redeliver": { url: (i) => `/api/v1/webhooks/${i.event}/redeliver` },
     "POST /api/v1/webhooks/{eventId}/skip": { url: (i) => `/api/v1/webhooks/${i.event}/skip` },
     "GET /api/v1/cashOut/{id}": { url: (i) => `/api/v1/cashOut/${i.cashOut}` },
+    "GET /api/v1/cashOut/{id}/webhooks": { url: (i) => `/api/v1/cashOut/${i.cashOut}/webhooks` },
     "GET /api/v1/checkouts/{id}": { url: (i) => `/api/v1/checkouts/${i.checkout}` },
   };
   const t = table[key];

@@ -32,6 +32,7 @@ import * as transactionDelivery from "@/app/api/v1/transactions/[id]/delivery/ro
 import * as transactionRefund from "@/app/api/v1/transactions/[id]/refund/route";
 import * as transactionTest from "@/app/api/v1/transactions/[id]/test/route";
 import * as transactionWebhooks from "@/app/api/v1/transactions/[id]/webhooks/route";
+import * as cashOutWebhooks from "@/app/api/v1/cashOut/[id]/webhooks/route";
 import * as redeliver from "@/app/api/v1/webhooks/[eventId]/redeliver/route";
 import * as skip from "@/app/api/v1/webhooks/[eventId]/skip/route";
 
@@ -58,6 +59,7 @@ const ROUTES: readonly (readonly [string, Module])[] = [
   ["cashOut", cashOut],
   ["cashOut/request", cashOutRequest],
   ["cashOut/:id", cashOutById],
+  ["cashOut/:id/webhooks", cashOutWebhooks],
   ["checkouts", checkouts],
   ["checkouts/:id", checkoutById],
   ["company", company],

@@ -4,6 +4,7 @@ import { envelopeOf, RedeliverySchema, WebhookEventSchema } from "../components"
 import type { ApiOperation } from "../types";
 import { apiGroup, numericIdParams } from "./group";
 import { TransactionIdParams } from "./transactions";
+import { CashOutIdParams } from "./cash-outs";
 
 export const EventIdParams = numericIdParams("eventId", "Notification id (the webhook-id header, the body's id)", "42");
 
@@ -35,6 +36,23 @@ export const WEBHOOKS = apiGroup({ name: "Webhooks", description: "Notifications
       200: {
         description: "The notifications",
         schema: envelopeOf(z.array(WebhookEventSchema), { id: "WebhookEventListResponse", status: 200 }),
+      },
+    },
+    errors: ["not_found"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/cashOut/{id}/webhooks",
+    operationId: "listCashOutWebhooks",
+    summary: "Webhooks of a cash-out",
+    description:
+      "Every `cash_out` notification of the cash-out (pending, processing, completed or failed), oldest first, with each delivery attempt: where a stuck one is found to redeliver or skip.",
+    auth: "secretKey",
+    pathParams: CashOutIdParams,
+    responses: {
+      200: {
+        description: "The notifications",
+        schema: envelopeOf(z.array(WebhookEventSchema), { id: "CashOutWebhookEventListResponse", status: 200 }),
       },
     },
     errors: ["not_found"],

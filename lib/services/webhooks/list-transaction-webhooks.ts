@@ -3,6 +3,7 @@ import { getDb, type Queryable } from "@/lib/db/client";
 import { webhookAttempts, webhookEvents } from "@/lib/db/schema";
 import type { ServiceContext } from "../context";
 import { getTransaction } from "../transactions/get-transaction";
+import { getCashOut } from "../cash-outs/get-cash-out";
 import { webhookEventView, type WebhookAttemptRow, type WebhookEventRow, type WebhookEventView } from "./webhook-view";
 
 /** Events with their attempts, oldest first (ids and attempts in the order they happened). */
@@ -46,6 +47,21 @@ export async function listTransactionWebhooks(
     // The transaction's status events and the `refund` events of its refunds at the merchant's PSP
     // (one ordering key: they are delivered in this order).
     .where(and(eq(webhookEvents.transactionId, t.id), eq(webhookEvents.companyId, ctx.account.id), inArray(webhookEvents.type, ["transaction", "refund"])))
+    .orderBy(asc(webhookEvents.id));
+  return webhookEventsWithAttempts(events, db);
+}
+
+/** `GET /api/v1/cashOut/{id}/webhooks`: every notification of a cash-out of the account, with its attempts. */
+export async function listCashOutWebhooks(
+  ctx: Pick<ServiceContext, "account">,
+  rawId: string | number,
+  db: Queryable = getDb(),
+): Promise<WebhookEventView[]> {
+  const c = await getCashOut(ctx, rawId, db);
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.cashOutId, c.id), eq(webhookEvents.companyId, ctx.account.id), eq(webhookEvents.type, "cash_out")))
     .orderBy(asc(webhookEvents.id));
   return webhookEventsWithAttempts(events, db);
 }
