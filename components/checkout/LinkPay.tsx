@@ -15,6 +15,8 @@ import { dictionary, type Locale } from "./i18n";
 import { maskDocument } from "./format";
 import { BoletoIcon, CardIcon, PixIcon } from "./icons";
 import { postPay } from "./payer-api";
+import { markArrival } from "./arrival";
+import { linkRefusal, statusOf } from "./refusal";
 import s from "./checkout.module.css";
 
 type PayerKey = "name" | "email" | "document";
@@ -26,7 +28,8 @@ function payerErrors(p: Record<PayerKey, string>, t: ReturnType<typeof dictionar
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(p.email.trim())) e.email = t.email;
   const doc = normalizeDocument(p.document);
   const type = detectDocumentType(doc);
-  if (!type || !isValidDocument(type, doc)) e.document = t.document;
+  if (!doc) e.document = t.documentEmpty;
+  else if (!type || !isValidDocument(type, doc)) e.document = t.document;
   return e;
 }
 
@@ -54,20 +57,34 @@ export function LinkPay({
   const t = dictionary(locale);
   const router = useRouter();
   const hydrated = useHydrated();
-  const [method, setMethod] = useState<PaymentMethod>(methods[0]);
+  const [method, setMethodState] = useState<PaymentMethod>(methods[0]);
   const [payer, setPayer] = useState<Record<PayerKey, string>>({ name: "", email: "", document: "" });
-  // The payer's details survive going to a method and back (this tab only, cleared with it).
+  // The payer's details and chosen method survive going to a method and back, and switching the
+  // page's language (a full page load); this tab only, cleared with it.
   const storeKey = `arara.payer.${secureId}`;
+  const methodKey = `arara.method.${secureId}`;
+  const setMethod = (m: PaymentMethod) => {
+    setMethodState(m);
+    try {
+      window.sessionStorage.setItem(methodKey, m);
+    } catch {
+      // Storage off: the method is chosen again after a reload.
+    }
+  };
   useEffect(() => {
     try {
       const saved = JSON.parse(window.sessionStorage.getItem(storeKey) ?? "null") as Record<PayerKey, string> | null;
       // After hydration only (the server has no storage): a one-time restore, not derived state.
       // eslint-disable-next-line react-hooks/set-state-in-effect
       if (saved && typeof saved.name === "string") setPayer({ name: saved.name, email: saved.email ?? "", document: saved.document ?? "" });
+      const m = window.sessionStorage.getItem(methodKey) as PaymentMethod | null;
+      if (m && methods.includes(m)) setMethodState(m);
     } catch {
       // Storage off or unreadable: the payer types again.
     }
-  }, [storeKey]);
+    // The link's methods do not change while the page is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [storeKey, methodKey]);
   useEffect(() => {
     try {
       if (payer.name || payer.email || payer.document) window.sessionStorage.setItem(storeKey, JSON.stringify(payer));
@@ -80,6 +97,33 @@ export function LinkPay({
   const [serverErrors, setServerErrors] = useState<Partial<Record<PayerKey, string>>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The answer was lost (offline): the payment may have been made; offer to look before paying again. */
+  const [lost, setLost] = useState(false);
+  /** The server found the order paid meanwhile: this tap charged nothing. */
+  const [paidMeanwhile, setPaidMeanwhile] = useState(false);
+  /** The link takes no more card attempts (too many refused), or no more charges at all. */
+  const [noCard, setNoCard] = useState(false);
+  const [blocked, setBlocked] = useState(false);
+  // A page shown again from history (Back after paying) was rendered when the link was open: ask
+  // the server, and show the link as it is now (paid, expired) instead of a form that cannot pay.
+  useEffect(() => {
+    let gone = false;
+    const check = async () => {
+      const st = await statusOf(secureId);
+      if (!gone && st && st.status && st.status !== "open") router.refresh();
+    };
+    void check();
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      setBusy(false);
+      void check();
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => {
+      gone = true;
+      window.removeEventListener("pageshow", onShow);
+    };
+  }, [secureId, router]);
   const refs = useRef<Partial<Record<PayerKey, HTMLInputElement | null>>>({});
   const card = useCardForm(locale, amount, "link-card", plan);
 
@@ -94,8 +138,9 @@ export function LinkPay({
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    if (busy) return;
+    if (busy || blocked) return;
     setError(null);
+    setLost(false);
     setSubmitted(true);
     const firstBad = (["name", "email", "document"] as const).find((k) => errors[k]);
     if (firstBad) refs.current[firstBad]?.focus();
@@ -117,12 +162,27 @@ export function LinkPay({
       }
       const r = await postPay(secureId, body);
       if (r.ok) {
+        markArrival();
         router.push(`/checkout/${r.data.secureId}`);
         return;
       }
       if (r.error.status === 409 || (r.error.status === 422 && !r.error.errors)) {
-        // Paid or expired meanwhile: the server renders the link's current state.
-        router.refresh();
+        // No charge was made for this tap: say why, and what the payer can still do.
+        const why = await linkRefusal(secureId, r.error);
+        if (why.kind === "paid") setPaidMeanwhile(true);
+        else if (why.kind === "expired") {
+          // The server renders the expired link.
+          markArrival();
+          router.refresh();
+        } else if (why.kind === "cardLimit" && methods.some((m) => m !== "credit_card")) {
+          setNoCard(true);
+          setMethod(methods.find((m) => m !== "credit_card")!);
+          setError(t.outcome.cardLimit);
+        } else {
+          setBlocked(true);
+          setError(why.kind === "cardLimit" ? t.outcome.cardLimitOnly : t.outcome.linkLimit);
+        }
+        setBusy(false);
         return;
       }
       const fromServer: Partial<Record<PayerKey, string>> = {};
@@ -134,6 +194,7 @@ export function LinkPay({
       setError(Object.keys(fromServer).length ? t.errors.fix : t.errors.generic);
     } catch (err) {
       setError(err instanceof CardError ? (err.message === "invalid" ? t.errors.fix : t.errors.generic) : t.errors.network);
+      setLost(!(err instanceof CardError));
     }
     setBusy(false);
   }
@@ -144,13 +205,13 @@ export function LinkPay({
   const cta = method === "credit_card" ? t.link.cta.credit_card(card.total) : t.link.cta[method];
 
   return (
-    <form className={`${s.panel} ${s.stack}`} onSubmit={submit} noValidate aria-label={t.link.chooseHeading}>
+    <form className={`${s.panel} ${s.stack}`} onSubmit={submit} noValidate aria-label={methods.length > 1 ? t.link.chooseHeading : t.link.oneMethod}>
       <fieldset className={s.fieldset}>
         <legend className={s.legend}>{methods.length > 1 ? t.link.chooseHeading : t.link.oneMethod}</legend>
         <div className={s.methods}>
           {methods.map((m) => (
             <label className={s.method} key={m} data-testid={`method-${m}`}>
-              <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} />
+              <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} disabled={noCard && m === "credit_card"} />
               <span className={s.methodIcon}>{ICONS[m]}</span>
               <span className={s.methodText}>
                 <span className={s.methodTitle}>{t.link.methods[m].title}</span>
@@ -216,11 +277,40 @@ export function LinkPay({
         </>
       ) : null}
 
-      <div role="alert">{error ? <Alert tone="danger">{error}</Alert> : null}</div>
-      <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy} data-testid="link-submit">
-        {busy ? <Spinner /> : null}
-        {busy ? (method === "credit_card" ? t.card.processing : t.link.creating) : hydrated ? cta : t.card.loading}
-      </button>
+      <div role="alert" data-testid="link-message">
+        {paidMeanwhile ? (
+          <Alert tone="ok" title={t.outcome.paidTitle}>
+            <p>{method === "credit_card" ? t.outcome.paidCard : t.outcome.paidOther}</p>
+          </Alert>
+        ) : error ? (
+          <Alert tone="danger">{error}</Alert>
+        ) : null}
+      </div>
+      {paidMeanwhile ? (
+        <button
+          type="button"
+          className={buttonClass("primary", true)}
+          data-testid="see-paid"
+          onClick={() => {
+            markArrival();
+            router.refresh();
+          }}
+        >
+          {t.outcome.seePaid}
+        </button>
+      ) : (
+        <>
+          {lost ? (
+            <button type="button" className={buttonClass("secondary", true)} data-testid="check-status" onClick={() => window.location.reload()}>
+              {t.outcome.check}
+            </button>
+          ) : null}
+          <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy || blocked} data-testid="link-submit">
+            {busy ? <Spinner /> : null}
+            {busy ? (method === "credit_card" ? t.card.processing : t.link.creating) : hydrated ? cta : t.card.loading}
+          </button>
+        </>
+      )}
     </form>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { InstallmentPlan } from "@/lib/domain/installments";
 import { Alert } from "../ui/Alert";
 import { Spinner } from "../ui/Spinner";
@@ -10,6 +10,8 @@ import { CardError, useCardForm } from "./CardFields";
 import { useHydrated } from "./hydrated";
 import { dictionary, type Locale } from "./i18n";
 import { postPay } from "./payer-api";
+import { markArrival } from "./arrival";
+import { retryRefusal, statusOf, type Refusal } from "./refusal";
 import s from "./checkout.module.css";
 
 /**
@@ -36,11 +38,38 @@ export function RetryCardForm({
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The answer was lost (offline): the card may have been charged; offer to look before paying again. */
+  const [lost, setLost] = useState(false);
+  /** The server made no charge: the order was paid meanwhile, or another card was tried elsewhere. */
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [blocked, setBlocked] = useState(false);
+
+  // A page shown again from history (Back after paying with another card) was rendered before that
+  // attempt: ask the server, and follow the newest attempt instead of offering a form that cannot pay.
+  useEffect(() => {
+    let gone = false;
+    const check = async () => {
+      const st = await statusOf(secureId);
+      if (!gone && st?.next) router.refresh();
+    };
+    void check();
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      setBusy(false);
+      void check();
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => {
+      gone = true;
+      window.removeEventListener("pageshow", onShow);
+    };
+  }, [secureId, router]);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    if (busy) return;
+    if (busy || blocked) return;
     setError(null);
+    setLost(false);
     if (!card.validate()) {
       setError(t.errors.fix);
       return;
@@ -50,16 +79,22 @@ export function RetryCardForm({
       const token = await card.tokenize(publicKey);
       const r = await postPay(secureId, { cardToken: token, installments: card.installments });
       if (r.ok) {
+        markArrival();
         router.push(`/checkout/${r.data.secureId}`);
         return;
       }
       if (r.error.status === 409) {
-        router.refresh();
+        // No charge was made for this card: say why (refusal.ts).
+        setRefusal(await retryRefusal(secureId, r.error));
+        setBusy(false);
         return;
       }
-      setError(r.error.status === 422 && r.error.errors?.[0]?.field !== "cardToken" ? t.card.noMoreAttempts : t.errors.generic);
+      const noMore = r.error.status === 422 && r.error.errors?.[0]?.field !== "cardToken";
+      setBlocked(noMore);
+      setError(noMore ? t.card.noMoreAttempts : t.errors.generic);
     } catch (err) {
       setError(err instanceof CardError ? (err.message === "invalid" ? t.errors.fix : t.errors.generic) : t.errors.network);
+      setLost(!(err instanceof CardError));
     }
     setBusy(false);
   }
@@ -70,11 +105,44 @@ export function RetryCardForm({
         {t.card.tryAgainHeading}
       </h2>
       {card.fields}
-      <div role="alert">{error ? <Alert tone="danger">{error}</Alert> : null}</div>
-      <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy} data-testid="card-submit">
-        {busy ? <Spinner /> : null}
-        {busy ? t.card.processing : hydrated ? t.card.pay(card.total) : t.card.loading}
-      </button>
+      <div role="alert" data-testid="retry-message">
+        {refusal?.kind === "paid" ? (
+          <Alert tone="ok" title={t.outcome.paidTitle}>
+            <p>{t.outcome.paidCard}</p>
+          </Alert>
+        ) : refusal ? (
+          <Alert tone="info">{t.outcome.retried}</Alert>
+        ) : error ? (
+          <Alert tone="danger">{error}</Alert>
+        ) : null}
+      </div>
+      {refusal ? (
+        refusal.secureId ? (
+          <button
+            type="button"
+            className={buttonClass("primary", true)}
+            data-testid="see-paid"
+            onClick={() => {
+              markArrival();
+              router.push(`/checkout/${refusal.secureId}`);
+            }}
+          >
+            {refusal.kind === "paid" ? t.outcome.seePaid : t.outcome.seeLatest}
+          </button>
+        ) : null
+      ) : (
+        <>
+          {lost ? (
+            <button type="button" className={buttonClass("secondary", true)} data-testid="check-status" onClick={() => window.location.reload()}>
+              {t.outcome.check}
+            </button>
+          ) : null}
+          <button type="submit" className={buttonClass("primary", true)} disabled={!hydrated || busy || blocked} data-testid="card-submit">
+            {busy ? <Spinner /> : null}
+            {busy ? t.card.processing : hydrated ? t.card.pay(card.total) : t.card.loading}
+          </button>
+        </>
+      )}
     </form>
   );
 }

@@ -214,9 +214,22 @@ const pt = {
     failed: "Não foi possível simular o pagamento.",
     cards: "Cartões de teste: 4242 4242 4242 4242 aprova; 4000 0000 0000 0002 recusa.",
   },
+  /** Why the server made no charge for this tap (refusal.ts): each says nothing was charged now. */
+  outcome: {
+    paidTitle: "Este pedido já foi pago.",
+    paidCard: "Esta tentativa não foi cobrada: nenhum valor a mais foi lançado no seu cartão.",
+    paidOther: "Nenhum novo pagamento foi gerado: não há mais nada a pagar.",
+    seePaid: "Ver o pagamento confirmado",
+    retried: "Já foi feita outra tentativa de pagamento para este pedido, talvez em outra aba. Esta tentativa não foi cobrada no seu cartão.",
+    seeLatest: "Ver a situação do pedido",
+    cardLimit: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Escolha outra forma de pagamento ou fale com a loja.",
+    cardLimitOnly: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Fale com a loja.",
+    linkLimit: "Este link atingiu o limite de tentativas de pagamento. Nada foi cobrado nesta tentativa. Fale com a loja para receber um novo link.",
+    check: "Ver a situação do pagamento",
+  },
   errors: {
     generic: "Algo deu errado. Tente novamente em instantes.",
-    network: "Sem conexão. Verifique sua internet e tente novamente.",
+    network: "Sem resposta: verifique sua internet. O pagamento pode ter sido processado mesmo assim, então veja a situação antes de tentar de novo.",
     fix: "Corrija os campos destacados.",
     alreadyPaid: "Este pedido já foi pago.",
   },

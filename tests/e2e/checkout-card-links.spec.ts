@@ -160,7 +160,7 @@ test.describe("payment link: PIX and boleto", () => {
     await page.getByRole("button", { name: "Gerar código PIX" }).click();
     await expect(page.getByText("Informe nome e sobrenome.")).toBeVisible();
     await expect(page.getByText("Informe um e-mail válido, como nome@exemplo.com.")).toBeVisible();
-    await expect(page.getByText("CPF ou CNPJ inválido. Confira os números.")).toBeVisible();
+    await expect(page.getByText("Informe o CPF ou CNPJ.")).toBeVisible();
     await expect(page.getByTestId("payer-name")).toBeFocused();
     await page.getByTestId("payer-document").fill("11144477736");
     await expect(page.getByTestId("payer-document")).toHaveValue("111.444.777-36");
@@ -200,7 +200,7 @@ test.describe("payment link: PIX and boleto", () => {
     const boletoUrl = page.url();
 
     await page.getByRole("link", { name: "Escolher outra forma de pagamento" }).click();
-    await expect(page.getByText("Você já gerou um Boleto para este pedido.")).toBeVisible();
+    await expect(page.getByText("Você já gerou um boleto para este pedido.")).toBeVisible();
     await page.getByTestId("continue-pending").click();
     await expect(page).toHaveURL(boletoUrl);
   });

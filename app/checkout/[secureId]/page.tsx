@@ -5,6 +5,7 @@ import { cache } from "react";
 import { ensureDatabase } from "@/lib/db/client";
 import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 import { LinkView } from "@/components/checkout/LinkView";
+import { ArrivalFocus } from "@/components/checkout/ArrivalFocus";
 import { Shell } from "@/components/checkout/Shell";
 import { TransactionView } from "@/components/checkout/TransactionView";
 import { LANG_COOKIE, dictionary, parseLocale, type Locale } from "@/components/checkout/i18n";
@@ -46,6 +47,8 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
   if (data.kind === "redirect") redirect(`/checkout/${data.secureId}`);
   const other = locale === "pt" ? "en" : "pt";
   const sandbox = data.kind === "transaction" ? data.transaction.sandbox : data.link.sandbox;
+  // Changes when a refresh changes the view (a link found paid): ArrivalFocus runs again then.
+  const view = data.kind === "transaction" ? `${data.transaction.secureId}:${data.transaction.status}` : `${data.link.secureId}:${data.link.status}`;
   return (
     <Shell
       locale={locale}
@@ -59,6 +62,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
       ) : (
         <LinkView link={data.link} order={data.order} merchant={data.merchant} locale={locale} />
       )}
+      <ArrivalFocus key={view} />
     </Shell>
   );
 }
