@@ -17,7 +17,9 @@ const optionalText = (max: number) =>
     .transform((v) => String(v).trim())
     .pipe(z.string().max(max, `must have at most ${max} characters`))
     .nullish()
-    .transform((v) => (v ? v : null));
+    .transform((v) => (v ? v : null))
+    // The limit, for the document: the transform above hides the pipe's max from it (trimmed first).
+    .meta({ maxLength: max });
 
 
 /**
