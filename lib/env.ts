@@ -207,11 +207,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     allowPrivate = r.data;
   }
   const secret = e.KEY_ENCRYPTION_SECRET || undefined;
-  // The embedded database generates and keeps its own secret; a PostgreSQL deployment is shared and
-  // long-lived, so its secret must come from the operator.
-  if (production && database === "postgres" && !secret) {
+  // The embedded database generates and keeps its own secret beside it; a PostgreSQL database is shared
+  // by every process that opens it (apps, workers, scripts), so its secret must come from the operator,
+  // in every mode: a script that generated one of its own would write secrets no server can decrypt.
+  if (database === "postgres" && !secret) {
     throw new ConfigError(
-      "Invalid configuration: KEY_ENCRYPTION_SECRET is required in production with DATABASE_URL (at least 32 characters, e.g. `openssl rand -base64 32`).",
+      "Invalid configuration: KEY_ENCRYPTION_SECRET is required with DATABASE_URL (at least 32 characters, e.g. `openssl rand -base64 32`), the same for the apps, the worker and the scripts.",
     );
   }
   let demo = database === "pglite";

@@ -1,5 +1,6 @@
+import "./env-file";
 import { parseArgs } from "node:util";
-import { closeDb, databaseKind, getDb } from "@/lib/db/client";
+import { closeDb, databaseDescription, databaseKind, getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createAccount } from "@/lib/services/accounts/accounts";
 import { ServiceError } from "@/lib/services/errors";
@@ -33,9 +34,10 @@ async function main() {
     pixKey: values["pix-key"],
   });
   if (values.json) {
+    console.error(`Account ${created.companyId} created in ${databaseDescription()}.`);
     console.log(JSON.stringify(created));
   } else {
-    console.log(`Account ${created.companyId} created.`);
+    console.log(`Account ${created.companyId} created in ${databaseDescription()}.`);
     console.log(`Public key:     ${created.publicKey}`);
     console.log(`Secret key:     ${created.secretKey}   (shown once: store it now)`);
     console.log(`Webhook secret: ${created.webhookSecret}`);

@@ -1,9 +1,10 @@
-import { closeDb, databaseKind, getDb } from "@/lib/db/client";
+import "./env-file";
+import { closeDb, databaseDescription, databaseKind, getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 
 async function main() {
   await migrateDatabase(getDb(), databaseKind());
-  console.log(`Migrations applied (${databaseKind()}).`);
+  console.log(`Migrations applied (${databaseKind()}: ${databaseDescription()}).`);
   await closeDb();
 }
 

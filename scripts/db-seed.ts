@@ -1,3 +1,4 @@
+import "./env-file";
 import { closeDb, databaseKind, getDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";

@@ -1,3 +1,4 @@
+import "./env-file";
 import { closeDb, getDb } from "@/lib/db/client";
 import { checkLedger, ledgerCheckSummary } from "@/lib/ledger/check";
 

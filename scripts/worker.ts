@@ -1,4 +1,5 @@
-import { shutdownDb } from "@/lib/db/client";
+import "./env-file";
+import { databaseDescription, shutdownDb } from "@/lib/db/client";
 import { startBackgroundJobs, stopBackgroundJobs } from "@/lib/jobs";
 import { getLogger } from "@/lib/logger";
 import { prepareDatabase } from "@/lib/server-start";
@@ -23,7 +24,7 @@ async function main() {
   await prepareDatabase();
   if (isShuttingDown()) return;
   startBackgroundJobs({ force: true });
-  getLogger().info("worker started");
+  getLogger().info({ database: databaseDescription() }, "worker started");
 }
 
 main().catch((e) => {

@@ -112,6 +112,20 @@ export function housekeepingDb(): Db {
   return h.housekeeping ? h.housekeeping() : h.db;
 }
 
+/** Which database this process uses, for a person (no credentials): "PostgreSQL at host:5432/arara" or the embedded one's directory. */
+export function databaseDescription(): string {
+  const env = getEnv();
+  if (env.databaseUrl) {
+    try {
+      const u = new URL(env.databaseUrl);
+      return `PostgreSQL at ${u.hostname}:${u.port || "5432"}${u.pathname}`;
+    } catch {
+      return "PostgreSQL (DATABASE_URL)";
+    }
+  }
+  return env.pgliteDir.startsWith("memory://") ? "an in-memory embedded database" : `the embedded database in ${path.resolve(env.pgliteDir)}`;
+}
+
 export function databaseKind(): "pglite" | "postgres" {
   return handle().kind;
 }

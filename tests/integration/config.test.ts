@@ -18,19 +18,19 @@ describe("configuration", () => {
   });
 
   it("uses PostgreSQL when DATABASE_URL is set, with no demo merchant", () => {
-    const env = parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" });
+    const env = parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" });
     expect(env.database).toBe("postgres");
     expect(env.demoMerchant).toBe(false);
   });
 
   it("holds the JavaScript heap to 50 % over its live size on the embedded database only, unless HEAP_GROWTH_PERCENT says otherwise", () => {
     expect(parseEnv({}).heapGrowthPercent).toBe(50);
-    expect(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }).heapGrowthPercent).toBe(0);
+    expect(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" }).heapGrowthPercent).toBe(0);
     expect(parseEnv({ HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
-    expect(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", HEAP_GROWTH_PERCENT: "100" }).heapGrowthPercent).toBe(100);
+    expect(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef", HEAP_GROWTH_PERCENT: "100" }).heapGrowthPercent).toBe(100);
     // What start-up hands V8: its flag, or nothing for V8's own growth.
     expect(heapGrowthFlag(parseEnv({}).heapGrowthPercent)).toBe("--heap-growing-percent=50");
-    expect(heapGrowthFlag(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }).heapGrowthPercent)).toBeNull();
+    expect(heapGrowthFlag(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" }).heapGrowthPercent)).toBeNull();
   });
 
   it("runs the embedded database's WebAssembly on V8's baseline compiler only, unless PGLITE_OPTIMIZING_COMPILER=true", () => {
@@ -40,8 +40,8 @@ describe("configuration", () => {
     expect(v8Flags(parseEnv({}))).toEqual(["--heap-growing-percent=50", "--liftoff-only"]);
     expect(v8Flags(parseEnv({ PGLITE_OPTIMIZING_COMPILER: "true", HEAP_GROWTH_PERCENT: "0" }))).toEqual([]);
     // On PostgreSQL there is no WebAssembly in the process: neither flag is set unless asked for.
-    expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }))).toEqual([]);
-    expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", HEAP_GROWTH_PERCENT: "30" }))).toEqual(["--heap-growing-percent=30"]);
+    expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" }))).toEqual([]);
+    expect(v8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef", HEAP_GROWTH_PERCENT: "30" }))).toEqual(["--heap-growing-percent=30"]);
   });
 
   it("every function of the embedded database's WebAssembly compiles with V8's baseline compiler alone", () => {
@@ -68,7 +68,7 @@ describe("configuration", () => {
       expect(applyV8Flags(parseEnv({}))).toEqual(["--heap-growing-percent=50", "--liftoff-only"]);
       expect(set.mock.calls).toEqual([["--heap-growing-percent=50"], ["--liftoff-only"]]);
       set.mockClear();
-      expect(applyV8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db" }))).toEqual([]);
+      expect(applyV8Flags(parseEnv({ DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" }))).toEqual([]);
       expect(set).not.toHaveBeenCalled();
     } finally {
       set.mockRestore();
@@ -96,6 +96,8 @@ describe("configuration", () => {
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_URLS"],
     [{ KEY_ENCRYPTION_SECRET: "short" }, "KEY_ENCRYPTION_SECRET"],
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://u@h/db" }, "KEY_ENCRYPTION_SECRET"],
+    // Not only in production: a script that generated a secret of its own wrote secrets no server could read.
+    [{ NODE_ENV: "development", DATABASE_URL: "postgres://u@h/db" }, "KEY_ENCRYPTION_SECRET"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ RATE_LIMIT_PER_SECOND: "-1" }, "RATE_LIMIT_PER_SECOND"],
     [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
