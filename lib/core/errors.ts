@@ -32,3 +32,21 @@ export class ServiceError extends Error {
 export const notFound = (what: string) => new ServiceError("not_found", `${what} not found.`);
 export const validation = (message: string, errors?: FieldError[]) => new ServiceError("validation_error", message, errors);
 export const unprocessable = (message: string) => new ServiceError("unprocessable", message);
+
+/**
+ * `instanceof` that holds when a class is bundled more than once. The production build splits server
+ * code into chunks, and a module can be evaluated once per chunk that holds it: an ApiPixError thrown by
+ * one copy of its class was not `instanceof` the copy another chunk imported, so a refusal by the PSP
+ * came out as a 500 instead of its 422. Each branded class marks its prototype with a symbol from the
+ * global registry (the same for every copy) and answers `instanceof` by that mark. A subclass of a
+ * branded class must be branded too (it would inherit its parent's test otherwise).
+ */
+export function brandErrorClass(cls: abstract new (...args: never[]) => Error, name: string): void {
+  const mark = Symbol.for(`arara.error.${name}`);
+  Object.defineProperty(cls.prototype, mark, { value: true });
+  Object.defineProperty(cls, Symbol.hasInstance, {
+    value: (v: unknown) => typeof v === "object" && v !== null && (v as Record<symbol, unknown>)[mark] === true,
+  });
+}
+
+brandErrorClass(ServiceError, "ServiceError");

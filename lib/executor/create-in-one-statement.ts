@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@/lib/core/errors";
 import { getTableColumns, sql } from "drizzle-orm";
 import { insertIf } from "@/lib/db/insert-if";
 import { reserveId, rowsOf } from "@/lib/db/rows";
@@ -56,6 +57,7 @@ export class LedgerAccountsMissing extends Error {
     this.name = "LedgerAccountsMissing";
   }
 }
+brandErrorClass(LedgerAccountsMissing, "LedgerAccountsMissing");
 
 export async function insertTransactionWithCreation(
   q: Queryable,

@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@/lib/core/errors";
 import { getEnv } from "@/lib/env";
 import { ServiceError } from "@/lib/services/errors";
 import { clientAddress } from "./client-address";
@@ -34,6 +35,7 @@ export class RateLimitedError extends ServiceError {
     super("rate_limited", `Too many ${what}: retry after ${retryAfterSeconds} second(s).`);
   }
 }
+brandErrorClass(RateLimitedError, "RateLimitedError");
 
 const known = (address: string) => address !== "unknown";
 

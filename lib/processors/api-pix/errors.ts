@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@/lib/core/errors";
 /**
  * What can go wrong talking to a PSP's API Pix, as typed codes with a sentence in Portuguese a
  * merchant can act on (the dashboard's "Testar conexão" shows it as is).
@@ -95,6 +96,7 @@ export class ApiPixError extends Error {
     };
   }
 }
+brandErrorClass(ApiPixError, "ApiPixError");
 
 export function isApiPixError(e: unknown): e is ApiPixError {
   return e instanceof ApiPixError;

@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@/lib/core/errors";
 /**
  * PIX Out through a PSP, in two calls so that nothing is decided while a database row is locked:
  * `send` hands the transfer to the PSP (idempotent by `idEnvio`: sending the same id again never
@@ -63,3 +64,4 @@ export class PayoutUnavailableError extends Error {
     this.mayHaveReachedPsp = opts.mayHaveReachedPsp ?? true;
   }
 }
+brandErrorClass(PayoutUnavailableError, "PayoutUnavailableError");
