@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { makeTestPki, startApiPixPsp, type ApiPixPsp } from "../helpers/api-pix-psp";
-import { basicAuth, createCharge, expectAccessible, signUp, statValue, tokenizeCard } from "./dashboard-helpers";
+import { basicAuth, createCharge, CUSTOMER, expectAccessible, signUp, statValue, tokenizeCard } from "./dashboard-helpers";
 
 const KEY = "pagamentos@loja.example";
 const PAYER_KEY = "saques@loja.example";
@@ -69,6 +69,17 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
     await page.setViewportSize(size);
     await page.screenshot({ path: `test-results/psp-settings/configured-${label}.png`, fullPage: true });
   }
+
+  // The PSP refusing the credentials (a secret revoked at the PSP) is the PSP's refusal in the built app
+  // too: a 422 with its words, not a 500 (the error class was two copies in two chunks before).
+  psp.expireTokens();
+  psp.failNext(1, 401, "token");
+  const refusedCharge = await request.post("/api/v1/transactions", {
+    headers: { authorization: basicAuth(merchant) },
+    data: { paymentMethod: "pix", amount: 1000, customer: CUSTOMER, items: [{ title: "Kit", unitPrice: 1000, quantity: 1, tangible: true }] },
+  });
+  expect(refusedCharge.status(), await refusedCharge.text()).toBe(422);
+  expect((await refusedCharge.json()).message).toContain("recusou o client id ou o client secret");
 
   // A charge made now goes to the PSP; the payer pays it there and the PSP notifies the app.
   const charge = (await createCharge(request, merchant, { amount: 4990, pix: { expiresInDays: 1 } })) as unknown as {
