@@ -144,9 +144,9 @@ export function CashOutForm({
           {holder === "unchecked" ? (
             <div className={ui.summaryRow}>
               <span>Recebedor</span>
-              <strong className={ui.summaryWraps} data-testid="confirm-holder-unchecked">
-                Não verificado: o PSP que envia este saque não informa o titular da chave. Confira a chave com quem vai receber.
-              </strong>
+              <span className={ui.summaryWraps} data-testid="confirm-holder-unchecked">
+                <strong>Não verificado</strong>: o PSP que envia este saque não informa o titular da chave. Confira a chave com quem vai receber.
+              </span>
             </div>
           ) : (
             holder && (
