@@ -51,6 +51,11 @@ export async function TransactionView({
       paidAt={tx.paidAt}
       detail={[cardLabel, installments].filter(Boolean).join(" · ") || null}
     >
+      {tx.status === "paid" && tx.refundedAmount > 0 ? (
+        <p className={s.resultText} data-testid="paid-partly-refunded">
+          {t.paid.partlyRefunded(tx.refundedAmount)}
+        </p>
+      ) : null}
       <OrderRefs locale={locale} orderRef={tx.orderRef} txNumber={tx.id} />
       {tx.returnUrl ? <ReturnToStore href={tx.returnUrl} locale={locale} auto /> : null}
     </PaidResult>

@@ -166,6 +166,7 @@ export const en: Dictionary = {
       unbroken(`We received ${formatBRL(total)} for ${merchant} (an order of ${formatBRL(amount)} in ${count} installments with interest).`),
     via: { pix: "Paid with PIX", boleto: "Paid with boleto", credit_card: "Paid by credit card" },
     at: (when) => `on ${when}`,
+    partlyRefunded: (amount) => unbroken(`Part of this payment was already returned to you: ${formatBRL(amount)}, through the same payment method.`),
     close: "The shop has been notified. You can close this page.",
   },
   refunded: { title: "Payment refunded", text: "This payment was returned. The money goes back through the same payment method." },

@@ -25,6 +25,7 @@ import { checkLedger } from "@/lib/ledger/check";
 import { clientFor, closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { buildDevolucaoRequest } from "@/lib/processors/api-pix/helpers";
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
+import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
 
 const KEY = "devolucoes@loja.example";
 let pki: TestPki;
@@ -163,5 +164,8 @@ describe("a devolução the PSP returned for another amount", () => {
     const shown = await call("GET", `/api/v1/transactions/${id}`, { auth: acc.secretKey });
     expect(shown.body.data).toMatchObject({ refundedAmount: 3_000, pendingRefundAmount: 0 });
     expect(shown.body.data.refunds).toMatchObject([{ amount: 3_000, status: "done" }]);
+    // The payer's page: real money (the merchant's PSP), never shown as a test; the part returned said.
+    const page = await getCheckoutPageData((await txRow(id)).secureId);
+    expect(page?.kind === "transaction" && page.transaction).toMatchObject({ status: "paid", sandbox: false, refundedAmount: 3_000 });
   });
 });

@@ -5,6 +5,8 @@
  * URL, metadata, fees, the payer's document or the merchant's other data.
  */
 import { isPastExpiry } from "@/lib/domain/expiry";
+import { API_PIX_ACQUIRER } from "@/lib/core/transaction-resource";
+import { API_PIX_PROCESSOR, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
@@ -69,6 +71,8 @@ export type PayerTransaction = {
   paidAt: string | null;
   /** A sandbox (test) transaction: the page offers to simulate the payment. */
   sandbox: boolean;
+  /** What was returned to the payer so far (a partial refund leaves the transaction paid). */
+  refundedAmount: number;
   /** PIX or boleto past its expiry: it can no longer be paid. */
   expired: boolean;
   pix: { qrcode: string; expiresAt: string | null } | null;
@@ -170,7 +174,10 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
     cardTotal: t.paidAmount > 0 ? t.paidAmount : t.amount,
     createdAt: t.createdAt.toISOString(),
     paidAt: t.paidAt ? t.paidAt.toISOString() : null,
-    sandbox: !t.livemode,
+    // A PIX made at the merchant's own PSP is real money even on a test account: no "test" banner, no
+    // simulated payment.
+    sandbox: !t.livemode && t.acquirerType !== API_PIX_ACQUIRER,
+    refundedAmount: t.refundedAmount,
     expired: isExpired(t, now),
     pix: method === "pix" ? { qrcode: t.pixQrcode ?? "", expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null } : null,
     boleto:
@@ -216,7 +223,8 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
     paid,
     pending,
     returned,
-    sandbox: !account.livemode,
+    // A link whose PIX is made at the merchant's own PSP takes real money: not shown as a test.
+    sandbox: !account.livemode && !(row.methods.includes("pix") && (await pspConfigOf(account.id))?.processor === API_PIX_PROCESSOR),
     returnUrl: row.returnUrl,
   };
 }
