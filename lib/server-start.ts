@@ -14,6 +14,11 @@ export async function prepareDatabase(): Promise<void> {
   if (getEnv().demoMerchant) {
     const { ensureDemoMerchant } = await import("@/lib/services/accounts/demo-merchant");
     await ensureDemoMerchant();
+    if (getEnv().nodeEnv === "production") {
+      getLogger().warn(
+        "the demo merchant is on: its keys and its dashboard password are published in the README. For real use start with DEMO_MERCHANT=false (README, Backups and upgrades)",
+      );
+    }
   }
 }
 
