@@ -16,7 +16,7 @@ import { maskDocument } from "./format";
 import { BoletoIcon, CardIcon, PixIcon } from "./icons";
 import { postPay } from "./payer-api";
 import { markArrival } from "./arrival";
-import { linkRefusal, statusOf } from "./refusal";
+import { linkRefusal, useStaleFormCheck } from "./refusal";
 import s from "./checkout.module.css";
 
 type PayerKey = "name" | "email" | "document";
@@ -106,24 +106,7 @@ export function LinkPay({
   const [blocked, setBlocked] = useState(false);
   // A page shown again from history (Back after paying) was rendered when the link was open: ask
   // the server, and show the link as it is now (paid, expired) instead of a form that cannot pay.
-  useEffect(() => {
-    let gone = false;
-    const check = async () => {
-      const st = await statusOf(secureId);
-      if (!gone && st && st.status && st.status !== "open") router.refresh();
-    };
-    void check();
-    const onShow = (e: PageTransitionEvent) => {
-      if (!e.persisted) return;
-      setBusy(false);
-      void check();
-    };
-    window.addEventListener("pageshow", onShow);
-    return () => {
-      gone = true;
-      window.removeEventListener("pageshow", onShow);
-    };
-  }, [secureId, router]);
+  useStaleFormCheck(secureId, (st) => Boolean(st.status && st.status !== "open"), () => router.refresh(), () => setBusy(false));
   const refs = useRef<Partial<Record<PayerKey, HTMLInputElement | null>>>({});
   const card = useCardForm(locale, amount, "link-card", plan);
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { InstallmentPlan } from "@/lib/domain/installments";
 import { Alert } from "../ui/Alert";
 import { Spinner } from "../ui/Spinner";
@@ -11,7 +11,7 @@ import { useHydrated } from "./hydrated";
 import { dictionary, type Locale } from "./i18n";
 import { postPay } from "./payer-api";
 import { markArrival } from "./arrival";
-import { retryRefusal, statusOf, type Refusal } from "./refusal";
+import { retryRefusal, useStaleFormCheck, type Refusal } from "./refusal";
 import s from "./checkout.module.css";
 
 /**
@@ -46,24 +46,7 @@ export function RetryCardForm({
 
   // A page shown again from history (Back after paying with another card) was rendered before that
   // attempt: ask the server, and follow the newest attempt instead of offering a form that cannot pay.
-  useEffect(() => {
-    let gone = false;
-    const check = async () => {
-      const st = await statusOf(secureId);
-      if (!gone && st?.next) router.refresh();
-    };
-    void check();
-    const onShow = (e: PageTransitionEvent) => {
-      if (!e.persisted) return;
-      setBusy(false);
-      void check();
-    };
-    window.addEventListener("pageshow", onShow);
-    return () => {
-      gone = true;
-      window.removeEventListener("pageshow", onShow);
-    };
-  }, [secureId, router]);
+  useStaleFormCheck(secureId, (st) => Boolean(st.next), () => router.refresh(), () => setBusy(false));
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();

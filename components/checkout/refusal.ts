@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect } from "react";
 import type { PayError } from "./payer-api";
 
 /**
@@ -25,6 +26,35 @@ export async function statusOf(secureId: string): Promise<Status | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * A form page shown again from history (Back after paying) was rendered before: ask the server at once
+ * and whenever the page is shown from the back-forward cache, and `refresh` the page when `stale` says
+ * the status answered is no longer the one the form was drawn for. A page restored mid-payment also
+ * gets its button back (`onRestored`).
+ */
+export function useStaleFormCheck(secureId: string, stale: (st: Status) => boolean, refresh: () => void, onRestored: () => void): void {
+  useEffect(() => {
+    let gone = false;
+    const check = async () => {
+      const st = await statusOf(secureId);
+      if (!gone && st && stale(st)) refresh();
+    };
+    void check();
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      onRestored();
+      void check();
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => {
+      gone = true;
+      window.removeEventListener("pageshow", onShow);
+    };
+    // Once per page: the callbacks are read when the page is shown, not followed as they change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [secureId]);
 }
 
 const PAID = /already paid/i;
