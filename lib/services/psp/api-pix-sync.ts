@@ -89,14 +89,25 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
   if (status === "pending") {
     const removed = cob.status === "REMOVIDA_PELO_PSP" || cob.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR";
     if (removed || now.getTime() > charge.expiresAt.getTime() + LATE_PAYMENT_WINDOW_MS) {
-      status = "expired";
-      patch.status = status;
-      await noteOnTimeline(charge.transactionId, "psp_charge_expired", null, now);
+      patch.status = "expired";
     } else {
       patch.nextCheckAt = new Date(now.getTime() + nextCheckDelayMs(charge, now));
     }
+    // Only a charge still pending moves: another instance may have recorded its payment since it was
+    // read above, and that must not be overwritten with expired.
+    const [moved] = await getDb()
+      .update(pspCharges)
+      .set(patch)
+      .where(and(eq(pspCharges.transactionId, charge.transactionId), eq(pspCharges.status, "pending")))
+      .returning({ status: pspCharges.status });
+    if (moved) {
+      if (moved.status === "expired") await noteOnTimeline(charge.transactionId, "psp_charge_expired", null, now);
+      return { status: moved.status as PspChargeRow["status"], decisions };
+    }
+    const [current] = await getDb().select({ status: pspCharges.status }).from(pspCharges).where(eq(pspCharges.transactionId, charge.transactionId));
+    status = current.status as PspChargeRow["status"];
   }
-  await getDb().update(pspCharges).set(patch).where(eq(pspCharges.transactionId, charge.transactionId));
+  await getDb().update(pspCharges).set({ checkedAt: now, leaseUntil: null, updatedAt: now }).where(eq(pspCharges.transactionId, charge.transactionId));
   return { status, decisions };
 }
 
