@@ -3,9 +3,14 @@ import { z } from "zod";
 import { ServiceError } from "./errors";
 
 /** `page` and `limit` of every list, as the API takes them. */
+// Every failure of a query number says the same thing in words ("limit=abc" was answered with zod's
+// "Invalid input: expected number, received NaN").
+const queryInt = (message: string, min: number, max: number) =>
+  z.coerce.number({ error: () => message }).int({ error: () => message }).min(min, message).max(max, message);
+
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1, "must be 1 or more").default(1),
-  limit: z.coerce.number().int().min(1, "must be from 1 to 100").max(100, "must be from 1 to 100").default(20),
+  page: queryInt("must be a whole number, 1 or more", 1, Number.MAX_SAFE_INTEGER).default(1),
+  limit: queryInt("must be a whole number from 1 to 100", 1, 100).default(20),
 });
 
 export type Pagination = {

@@ -3,10 +3,18 @@ import { ServiceError, type FieldError } from "./errors";
 
 /** zod issues as the field errors of a 400: dotted paths, "body" for the document itself. */
 export function zodFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((i) => ({
-    field: i.path.length ? i.path.map(String).join(".") : "body",
-    message: i.message,
-  }));
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const i of error.issues) {
+    const e = { field: i.path.length ? i.path.map(String).join(".") : "body", message: i.message };
+    // Two checks of one field that fail with the same words (a number both fractional and too large)
+    // are one error to the client, not two.
+    const key = `${e.field}\u0000${e.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+  }
+  return out;
 }
 
 /** Parses with a zod schema; failures become one validation_error listing every field. */

@@ -94,6 +94,18 @@ describe("GET /api/v1/transactions paging", () => {
     },
   );
 
+  it.each([
+    ["limit=abc", "limit", "must be a whole number from 1 to 100"],
+    ["limit=1.5", "limit", "must be a whole number from 1 to 100"],
+    ["limit=101", "limit", "must be a whole number from 1 to 100"],
+    ["page=abc", "page", "must be a whole number, 1 or more"],
+    ["page=99999999999999999999", "page", "must be a whole number, 1 or more"],
+  ])("answers %s with one error in words naming the field", async (query, field, message) => {
+    const res = await call("GET", `/api/v1/transactions?${query}`, { auth: small.secretKey });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([{ field, message }]);
+  });
+
   it("status=approved (the family's name, and a card's event kind) lists the paid transactions", async () => {
     const [paidId] = smallIds;
     await getDb().update(transactions).set({ status: "paid", paidAt: new Date() }).where(eq(transactions.id, paidId));
