@@ -45,6 +45,7 @@ export function LinkPay({
   methods,
   plan,
   locale,
+  takes = { cards: true, charges: true },
 }: {
   secureId: string;
   publicKey: string;
@@ -53,11 +54,14 @@ export function LinkPay({
   /** The card installments offered (the link's plan, else the account's). */
   plan: InstallmentPlan;
   locale: Locale;
+  /** What the link still takes (the server's caps, as the page was drawn). */
+  takes?: { cards: boolean; charges: boolean };
 }) {
   const t = dictionary(locale);
   const router = useRouter();
   const hydrated = useHydrated();
-  const [method, setMethodState] = useState<PaymentMethod>(methods[0]);
+  const otherThanCard = methods.find((m) => m !== "credit_card");
+  const [method, setMethodState] = useState<PaymentMethod>(!takes.cards && otherThanCard ? otherThanCard : methods[0]);
   const [payer, setPayer] = useState<Record<PayerKey, string>>({ name: "", email: "", document: "" });
   // The payer's details and chosen method survive going to a method and back, and switching the
   // page's language (a full page load); this tab only, cleared with it.
@@ -78,7 +82,7 @@ export function LinkPay({
       // eslint-disable-next-line react-hooks/set-state-in-effect
       if (saved && typeof saved.name === "string") setPayer({ name: saved.name, email: saved.email ?? "", document: saved.document ?? "" });
       const m = window.sessionStorage.getItem(methodKey) as PaymentMethod | null;
-      if (m && methods.includes(m)) setMethodState(m);
+      if (m && methods.includes(m) && (takes.cards || m !== "credit_card")) setMethodState(m);
     } catch {
       // Storage off or unreadable: the payer types again.
     }
@@ -96,14 +100,17 @@ export function LinkPay({
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<PayerKey, string>>>({});
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // A link already at a cap when the page was drawn says so from the start, as after a refused tap.
+  const [error, setError] = useState<string | null>(
+    !takes.charges ? t.outcome.atLoad.linkLimit : !takes.cards ? (otherThanCard ? t.outcome.atLoad.cardLimit : t.outcome.atLoad.cardLimitOnly) : null,
+  );
   /** The answer was lost (offline): the payment may have been made; offer to look before paying again. */
   const [lost, setLost] = useState(false);
   /** The server found the order paid meanwhile: this tap charged nothing. */
   const [paidMeanwhile, setPaidMeanwhile] = useState(false);
   /** The link takes no more card attempts (too many refused), or no more charges at all. */
-  const [noCard, setNoCard] = useState(false);
-  const [blocked, setBlocked] = useState(false);
+  const [noCard, setNoCard] = useState(!takes.cards);
+  const [blocked, setBlocked] = useState(!takes.charges || (!takes.cards && !otherThanCard));
   // A page shown again from history (Back after paying) was rendered when the link was open: ask
   // the server, and show the link as it is now (paid, expired) instead of a form that cannot pay.
   useStaleFormCheck(secureId, (st) => Boolean(st.status && st.status !== "open"), () => router.refresh(), () => setBusy(false));

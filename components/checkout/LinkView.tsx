@@ -67,7 +67,7 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
       </div>
       <div className={s.payForm}>
         <NoScriptNotice locale={locale} />
-        <LinkPay secureId={link.secureId} publicKey={merchant.publicKey} amount={order.amount} methods={link.methods} plan={order.installmentPlan} locale={locale} />
+        <LinkPay secureId={link.secureId} publicKey={merchant.publicKey} amount={order.amount} methods={link.methods} plan={order.installmentPlan} locale={locale} takes={link.takes} />
         {link.sandbox && link.methods.includes("credit_card") ? <SandboxControl secureId={link.secureId} locale={locale} showCards /> : null}
       </div>
     </div>

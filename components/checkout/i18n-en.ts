@@ -197,6 +197,11 @@ export const en: Dictionary = {
     cardLimit: "This order had too many refused cards and takes no other card. Nothing was charged in this attempt. Choose another payment method or contact the shop.",
     cardLimitOnly: "This order had too many refused cards and takes no other card. Nothing was charged in this attempt. Please contact the shop.",
     linkLimit: "This link has reached its limit of payment attempts. Nothing was charged in this attempt. Ask the shop for a new link.",
+    atLoad: {
+      cardLimit: "This order had too many refused cards and takes no other card. Choose another payment method or contact the shop.",
+      cardLimitOnly: "This order had too many refused cards and takes no other card. Please contact the shop.",
+      linkLimit: "This link has reached its limit of payment attempts. Ask the shop for a new link.",
+    },
     check: "See the payment's status",
   },
   errors: {

@@ -226,6 +226,12 @@ const pt = {
     cardLimit: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Escolha outra forma de pagamento ou fale com a loja.",
     cardLimitOnly: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Fale com a loja.",
     linkLimit: "Este link atingiu o limite de tentativas de pagamento. Nada foi cobrado nesta tentativa. Fale com a loja para receber um novo link.",
+    /** The same limits, when the page opens with them already reached (no attempt was made). */
+    atLoad: {
+      cardLimit: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Escolha outra forma de pagamento ou fale com a loja.",
+      cardLimitOnly: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Fale com a loja.",
+      linkLimit: "Este link atingiu o limite de tentativas de pagamento. Fale com a loja para receber um novo link.",
+    },
     check: "Ver a situação do pagamento",
   },
   errors: {

@@ -32,13 +32,14 @@ test.describe("a pay tap the server refuses (F1)", () => {
   test("a link with too many refused cards: the message is shown, the card is set aside and PIX can be chosen", async ({ page, request }) => {
     const link = await createLink(request);
     const sid = pathOf(link.secureUrl).split("/").pop()!;
+    // The page is open before the refusals (other tabs, other payers): it was drawn taking cards.
+    await page.goto(pathOf(link.secureUrl));
+    await hydrated(page, "link-submit");
     for (let i = 0; i < 5; i++) {
       const r = await payLink(request, sid, { method: "credit_card", payer: PAYER, cardToken: await cardToken(request, DECLINED_CARD), installments: 1 });
       expect(r.status).toBe(201);
       expect(r.body.data?.status).toBe("refused");
     }
-    await page.goto(pathOf(link.secureUrl));
-    await hydrated(page, "link-submit");
     await page.getByTestId("method-credit_card").click();
     await fillPayer(page);
     await fillCard(page, GOOD_CARD);
@@ -61,13 +62,42 @@ test.describe("a pay tap the server refuses (F1)", () => {
   test("a link that took all its charges says so instead of spinning", async ({ page, request }) => {
     const link = await createLink(request, { methods: ["pix"] });
     const sid = pathOf(link.secureUrl).split("/").pop()!;
-    for (let i = 0; i < 20; i++) expect((await payLink(request, sid, { method: "pix", payer: PAYER })).status).toBe(201);
     await page.goto(pathOf(link.secureUrl));
     await hydrated(page, "link-submit");
+    for (let i = 0; i < 20; i++) expect((await payLink(request, sid, { method: "pix", payer: PAYER })).status).toBe(201);
     await fillPayer(page);
     await page.getByTestId("link-submit").click();
     await expect(page.getByTestId("link-message")).toContainText("Este link atingiu o limite de tentativas de pagamento. Nada foi cobrado nesta tentativa.");
     await expect(page.getByTestId("link-submit")).toHaveText("Gerar código PIX");
+    await expect(page.getByTestId("link-submit")).toBeDisabled();
+  });
+});
+
+test.describe("a link already at a cap when its page opens", () => {
+  test("too many refused cards: the card is set aside from the start, with the reason, and PIX is chosen", async ({ page, request }) => {
+    const link = await createLink(request);
+    const sid = pathOf(link.secureUrl).split("/").pop()!;
+    for (let i = 0; i < 5; i++) {
+      const r = await payLink(request, sid, { method: "credit_card", payer: PAYER, cardToken: await cardToken(request, DECLINED_CARD), installments: 1 });
+      expect(r.body.data?.status).toBe("refused");
+    }
+    await page.goto(pathOf(link.secureUrl));
+    await hydrated(page, "link-submit");
+    await expect(page.getByTestId("method-credit_card").locator("input")).toBeDisabled();
+    await expect(page.getByTestId("link-message")).toContainText("tentativas recusadas demais com cartão");
+    await expect(page.getByTestId("link-message")).not.toContainText("nesta tentativa");
+    await expect(page.getByTestId("link-submit")).toHaveText("Gerar código PIX");
+    await expect(page.getByTestId("link-submit")).toBeEnabled();
+    await screenshot(page, "audit-link-card-limit-at-load");
+  });
+
+  test("all its charges issued: the reason from the start, and nothing to press", async ({ page, request }) => {
+    const link = await createLink(request, { methods: ["pix"] });
+    const sid = pathOf(link.secureUrl).split("/").pop()!;
+    for (let i = 0; i < 20; i++) expect((await payLink(request, sid, { method: "pix", payer: PAYER })).status).toBe(201);
+    await page.goto(pathOf(link.secureUrl));
+    await hydrated(page, "link-submit");
+    await expect(page.getByTestId("link-message")).toContainText("Este link atingiu o limite de tentativas de pagamento.");
     await expect(page.getByTestId("link-submit")).toBeDisabled();
   });
 });

@@ -2,7 +2,7 @@
  * Finding the hosted checkout's rows by what the page knows: a secureId (a charge's or a payment
  * link's), a link's id, and the chain of card retries of one order.
  */
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
 import { checkoutStatusSql, type CheckoutStatus, type CheckoutRow } from "./checkout-view";
@@ -10,6 +10,17 @@ import type { TransactionRow } from "../transactions/transaction-view";
 
 /** Refused card attempts one order may take on the hosted page before it stops offering another try. */
 export const MAX_CARD_ATTEMPTS = 5;
+/** Charges one payment link may issue in all (its form's and every retry's). */
+export const MAX_LINK_CHARGES = 20;
+
+/** What a link has issued: every charge, and its refused cards (the caps above are counted on these). */
+export async function linkChargeCounts(q: Queryable, checkoutId: number): Promise<{ all: number; refusedCards: number }> {
+  const [made] = await q
+    .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
+    .from(transactions)
+    .where(eq(transactions.checkoutId, checkoutId));
+  return { all: Number(made.all), refusedCards: Number(made.refused) };
+}
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -16,12 +16,14 @@ import { findAccountById } from "../accounts/accounts";
 import type { CheckoutRow, CheckoutStatus } from "./checkout-view";
 import {
   MAX_CARD_ATTEMPTS,
+  MAX_LINK_CHARGES,
   cardAttemptsOf,
   findLinkById,
   findLinkBySecureId,
   findTransactionBySecureId,
   isSecureId,
   latestRetryOf,
+  linkChargeCounts,
 } from "./checkout-lookup";
 import { linkPaymentOf, returnedPaymentsOf } from "./link-payment";
 import { boletoUrlOf, type TransactionRow } from "../transactions/transaction-view";
@@ -105,6 +107,11 @@ export type PayerLink = {
   returned: { paymentMethod: PaymentMethod; amount: number; paidAt: string; returned: boolean }[];
   /** The merchant's account is in test mode: charges made here are sandbox charges. */
   sandbox: boolean;
+  /**
+   * What the link still takes from its page (checkout-lookup.ts, the caps): `cards` false after too many
+   * refused cards, `charges` false once it issued all it may. The page offers only what it takes.
+   */
+  takes: { cards: boolean; charges: boolean };
   /** The merchant's store page the last screen returns to. */
   returnUrl: string | null;
 };
@@ -215,9 +222,11 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
     const live = rows.find((t) => !isExpired(t, now));
     if (live) pending = { secureId: live.secureId, paymentMethod: live.paymentMethod as PaymentMethod };
   }
+  const made = status === "open" ? await linkChargeCounts(db, row.id) : null;
   return {
     secureId: row.secureId,
     status,
+    takes: { cards: !made || made.refusedCards < MAX_CARD_ATTEMPTS, charges: !made || made.all < MAX_LINK_CHARGES },
     methods: row.methods as PaymentMethod[],
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     paid,

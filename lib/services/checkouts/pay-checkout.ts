@@ -13,7 +13,7 @@
  * See lib/services/checkouts/link-payment.ts for the link's rule and the index that backs it.
  */
 import { isPastExpiry } from "@/lib/domain/expiry";
-import { and, count, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
@@ -25,22 +25,22 @@ import { metadataAsSent } from "@/lib/core/transaction-resource";
 import { findAccountById } from "../accounts/accounts";
 import {
   MAX_CARD_ATTEMPTS,
+  MAX_LINK_CHARGES,
   cardAttemptsOf,
   findLinkById,
   findLinkBySecureId,
   findTransactionBySecureId,
   isSecureId,
   latestRetryOf,
+  linkChargeCounts,
 } from "./checkout-lookup";
+export { MAX_LINK_CHARGES };
 import type { ServiceContext } from "../context";
 import { createTransaction, makesPixAtPsp, preparePixAtPsp, type CreateTransactionOptions, type PreparedPix } from "../transactions/create-transaction";
 import { ServiceError, notFound, unprocessable, validation, type FieldError } from "../errors";
 import { linkPaymentOf, lockLink } from "./link-payment";
 import { postbackCheckOf } from "@/lib/webhooks/ssrf";
 import type { TransactionRow } from "../transactions/transaction-view";
-
-/** Charges of any method one payment link may issue from its page. */
-export const MAX_LINK_CHARGES = 20;
 
 /** Who is paying: from the page's request. */
 export type PayerRequest = { ip: string; requestId: string; now: Date };
@@ -256,12 +256,9 @@ async function assertLinkTakesNewCharge(q: Tx | Db, checkoutId: number, method: 
     if (await linkPaymentOf(q, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
     if (isPastExpiry(link.expiresAt, now)) throw unprocessable("This payment link has expired.");
   }
-  const [made] = await q
-    .select({ all: count(), refused: sql<number>`count(*) filter (where ${transactions.status} = 'refused')` })
-    .from(transactions)
-    .where(eq(transactions.checkoutId, checkoutId));
-  if (Number(made.all) >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
-  if (method === "credit_card" && Number(made.refused) >= MAX_CARD_ATTEMPTS) {
+  const made = await linkChargeCounts(q, checkoutId);
+  if (made.all >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+  if (method === "credit_card" && made.refusedCards >= MAX_CARD_ATTEMPTS) {
     throw unprocessable("Too many refused attempts for this order; contact the merchant.");
   }
 }
