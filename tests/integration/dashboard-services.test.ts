@@ -163,3 +163,26 @@ describe("dashboard input helpers", () => {
     expect(entryDescription({ type: "adjustment", transactionId: null, cashOutId: null, description: "Ajuste manual" })).toBe("Ajuste manual");
   });
 });
+
+describe("the webhook secret written with another KEY_ENCRYPTION_SECRET", () => {
+  it("is reported to the merchant with the way out (a new secret), not as 'something went wrong'; a new one reads again", async () => {
+    const { revealWebhookSecret, rotateWebhookSecret } = await import("@/lib/services/accounts/accounts");
+    const { errorState } = await import("@/lib/auth/action");
+    const created = await createTestAccount("Loja Segredo Antigo");
+    const account = (await findAccountById(created.companyId))!;
+    // As a script that ran with another secret wrote it: unreadable with this server's key.
+    const unreadable = { ...account, webhookSecretEnc: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" };
+    let failure: unknown;
+    try {
+      revealWebhookSecret(unreadable);
+    } catch (e) {
+      failure = e;
+    }
+    expect(failure).toBeInstanceOf(ServiceError);
+    const shown = errorState(failure);
+    expect(shown).toMatchObject({ status: "error" });
+    expect((shown as { message: string }).message).toContain("Gere um novo segredo");
+    const fresh = await rotateWebhookSecret(created.companyId);
+    expect(revealWebhookSecret((await findAccountById(created.companyId))!)).toBe(fresh);
+  });
+});

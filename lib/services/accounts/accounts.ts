@@ -164,7 +164,14 @@ export async function rotateSecretKey(companyId: number, now = new Date()): Prom
 
 export function revealWebhookSecret(account: Account): string {
   const s = decrypt(account.webhookSecretEnc);
-  if (!s) throw new ServiceError("internal_error", "The webhook secret cannot be decrypted with the configured KEY_ENCRYPTION_SECRET.");
+  if (!s) {
+    // The server's KEY_ENCRYPTION_SECRET is not the one the secret was written with (changed, or a script
+    // that ran with another): a new secret is the way out, so say so instead of "something went wrong".
+    throw new ServiceError("unprocessable", "The webhook secret cannot be decrypted with the configured KEY_ENCRYPTION_SECRET: generate a new one.", undefined, {
+      messagePt:
+        "O segredo de webhook desta conta não pode ser lido com a KEY_ENCRYPTION_SECRET deste servidor (ela foi trocada?). Gere um novo segredo abaixo e atualize-o onde você verifica os webhooks.",
+    });
+  }
   return s;
 }
 
