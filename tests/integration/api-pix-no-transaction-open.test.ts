@@ -151,7 +151,9 @@ describe("a payment link's PIX at the merchant's PSP", () => {
     return created.body.data as { id: number; secureId: string };
   }
   const payer = { name: "Maria da Silva", email: "maria@example.com", document: "111.444.777-35" };
-  const pay = (secureId: string) => call("POST", `/checkout/${secureId}/pay`, { body: { method: "pix", payer }, headers: { "content-type": "application/json" } });
+  // Payer i (another e-mail for each): one payer asking again is given their PIX again (checkouts-pay.test.ts).
+  const pay = (secureId: string, i = 0) =>
+    call("POST", `/checkout/${secureId}/pay`, { body: { method: "pix", payer: { ...payer, email: `maria${i}@example.com` } }, headers: { "content-type": "application/json" } });
 
   it("is made before the link's lock is taken", async () => {
     const acc = await configuredAccount("Loja link cob");
@@ -169,7 +171,7 @@ describe("a payment link's PIX at the merchant's PSP", () => {
     const acc = await configuredAccount("Loja link corrida");
     const l = await link(acc.secretKey);
     const puts = cobPuts();
-    const answers = await Promise.all(Array.from({ length: 30 }, () => pay(l.secureId)));
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => pay(l.secureId, i)));
     const made = cobPuts() - puts;
     expect(made).toBeLessThanOrEqual(20);
     expect(answers.filter((r) => r.status === 201)).toHaveLength(made);
@@ -178,6 +180,17 @@ describe("a payment link's PIX at the merchant's PSP", () => {
       expect(r.body.message).toMatch(/Too many payment attempts/);
     }
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(made);
+  });
+
+  it("the same payer asking again is given the PIX already made, and the PSP is not asked for another", async () => {
+    const acc = await configuredAccount("Loja link repetida");
+    const l = await link(acc.secretKey);
+    const puts = cobPuts();
+    const first = await pay(l.secureId);
+    expect(first.status, first.text).toBe(201);
+    const again = await pay(l.secureId);
+    expect(again.body.data.secureId).toBe(first.body.data.secureId);
+    expect(cobPuts() - puts).toBe(1);
   });
 
   it("a link that may take no more charges asks nothing of the PSP", async () => {

@@ -95,10 +95,11 @@ describe("a payment link paid twice through the merchant's PSP", () => {
     expect(created.status, created.text).toBe(201);
     const link = created.body.data as { id: number; secureId: string };
     const payer = { name: "Maria da Silva", email: "maria@example.com", document: "111.444.777-35" };
-    // The payer asks for the PIX twice: two charges, two cobs at the PSP, and pays both.
+    // Two people (the second with another e-mail) ask for a PIX: two charges, two cobs at the PSP, and both pay.
     const ids: number[] = [];
     for (let i = 0; i < 2; i++) {
-      const r = await call("POST", `/checkout/${link.secureId}/pay`, { body: { method: "pix", payer }, headers: { "content-type": "application/json" } });
+      const who = { ...payer, email: `maria${i}@example.com` };
+      const r = await call("POST", `/checkout/${link.secureId}/pay`, { body: { method: "pix", payer: who }, headers: { "content-type": "application/json" } });
       expect(r.status, r.text).toBe(201);
       const [row] = await getDb().select().from(transactions).where(eq(transactions.secureId, r.body.data.secureId));
       ids.push(row.id);

@@ -305,10 +305,47 @@ describe("paying a payment link", () => {
 describe("limits of a payment link", () => {
   it("issues at most 20 charges from one link", async () => {
     const l = await link({ methods: ["pix"] });
-    for (let i = 0; i < 20; i++) expect((await pay(l.secureId, { method: "pix", payer })).status).toBe(201);
-    const res = await pay(l.secureId, { method: "pix", payer });
+    // Twenty payers (one payer asking again is given their own PIX again, below).
+    const someone = (i: number) => ({ ...payer, email: `pagador-${i}@example.com` });
+    for (let i = 0; i < 20; i++) expect((await pay(l.secureId, { method: "pix", payer: someone(i) })).status).toBe(201);
+    const res = await pay(l.secureId, { method: "pix", payer: someone(20) });
     expect(res.status).toBe(422);
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
+  });
+
+  it("the same payer asking again for a PIX or a boleto (answer lost, double tap, Reload) is given the one already issued, not a second to pay", async () => {
+    const l = await link();
+    const first = await pay(l.secureId, { method: "pix", payer });
+    expect(first.status, first.text).toBe(201);
+    // Asked again, with the details typed slightly differently (spaces, capitals, the document's punctuation).
+    const again = await pay(l.secureId, { method: "pix", payer: { name: " maria da silva ", email: "MARIA@example.com", document: "11144477735" } });
+    expect(again.body.data.secureId).toBe(first.body.data.secureId);
+    // Two taps at once: one charge between them, the one already issued.
+    const [x, y] = await Promise.all([pay(l.secureId, { method: "pix", payer }), pay(l.secureId, { method: "pix", payer })]);
+    expect([x.body.data.secureId, y.body.data.secureId]).toEqual([first.body.data.secureId, first.body.data.secureId]);
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(1);
+
+    // Another method, another payer (other e-mail), or the same payer once the code is about to expire: a new charge.
+    const boleto = await pay(l.secureId, { method: "boleto", payer });
+    expect(boleto.body.data).toMatchObject({ paymentMethod: "boleto", status: "pending" });
+    expect((await pay(l.secureId, { method: "boleto", payer })).body.data.secureId).toBe(boleto.body.data.secureId);
+    const other = await pay(l.secureId, { method: "pix", payer: { ...payer, email: "joao@example.com" } });
+    expect(other.body.data.secureId).not.toBe(first.body.data.secureId);
+    await getDb()
+      .update(transactions)
+      .set({ expiresAt: new Date(Date.now() + 5 * 60_000) })
+      .where(eq(transactions.secureId, first.body.data.secureId));
+    const fresh = await pay(l.secureId, { method: "pix", payer });
+    expect(fresh.body.data.secureId).not.toBe(first.body.data.secureId);
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(4);
+  });
+
+  it("a card is never given back this way: each tap is an attempt of its own", async () => {
+    const l = await link();
+    const first = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) });
+    const second = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) });
+    expect(first.body.data.status).toBe("refused");
+    expect(second.body.data.secureId).not.toBe(first.body.data.secureId);
   });
 
   it("once a link is paid, its other charges' boleto and QR code are no longer served: the payer is sent to the paid order", async () => {
@@ -344,7 +381,7 @@ describe("limits of a payment link", () => {
     }
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(5);
     // Up to 20 charges in all, retries included: PIX until the cap, then no retry either.
-    for (let i = 0; i < 15; i++) expect((await pay(l.secureId, { method: "pix", payer })).status).toBe(201);
+    for (let i = 0; i < 15; i++) expect((await pay(l.secureId, { method: "pix", payer: { ...payer, email: `p${i}@example.com` } })).status).toBe(201);
     expect((await pay(refused[0], { cardToken: await token(GOOD) })).status).toBe(422);
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
   });

@@ -2,7 +2,7 @@
  * Finding the hosted checkout's rows by what the page knows: a secureId (a charge's or a payment
  * link's), a link's id, and the chain of card retries of one order.
  */
-import { count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
 import { checkoutStatusSql, type CheckoutStatus, type CheckoutRow } from "./checkout-view";
@@ -90,4 +90,45 @@ export async function linkPaidByAnother(t: Pick<TransactionRow, "status" | "chec
   if (t.checkoutId === null || (t.status !== "pending" && t.status !== "processing")) return null;
   const link = await findLinkById(t.checkoutId, now);
   return link?.status === "paid" ? link.row : null;
+}
+
+/**
+ * A PIX or boleto still worth paying needs this much time left to be handed out again: a payer who
+ * taps again and is given a code that expires before they reach their bank has to ask a third time.
+ */
+export const REPEAT_MIN_LEFT_MS = 10 * 60_000;
+
+/**
+ * The charge a payer's repeated request on a payment link already made: the same method (PIX or
+ * boleto) for the same name, e-mail and document, still pending, with REPEAT_MIN_LEFT_MS or more before
+ * it expires. The payer whose answer was lost (a dropped connection, a double tap, Reload) and who asks
+ * again is given the code already issued instead of a second one to pay: one order, one open code per
+ * payer. A card is never repeated this way (each tap is a new attempt the payer chose to make). null
+ * when there is none; the caller then makes a new charge.
+ */
+export async function pendingRepeatOf(
+  q: Queryable,
+  checkoutId: number,
+  method: string,
+  payer: { name: string; email: string; document: string },
+  now: Date,
+): Promise<TransactionRow | null> {
+  if (method !== "pix" && method !== "boleto") return null;
+  const candidates = await q
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.checkoutId, checkoutId),
+        eq(transactions.paymentMethod, method),
+        eq(transactions.status, "pending"),
+        eq(transactions.customerDocument, payer.document),
+        isNull(transactions.duplicateOfId),
+        gt(transactions.expiresAt, new Date(now.getTime() + REPEAT_MIN_LEFT_MS)),
+      ),
+    )
+    .orderBy(desc(transactions.id))
+    .limit(MAX_LINK_CHARGES);
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  return candidates.find((t) => same(t.customer.name, payer.name) && same(t.customer.email, payer.email)) ?? null;
 }

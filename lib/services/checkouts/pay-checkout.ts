@@ -33,6 +33,7 @@ import {
   isSecureId,
   latestRetryOf,
   linkChargeCounts,
+  pendingRepeatOf,
 } from "./checkout-lookup";
 export { MAX_LINK_CHARGES };
 import type { ServiceContext } from "../context";
@@ -217,6 +218,12 @@ async function payLink(
   // take no more charges asks nothing of the PSP. Decided again under the lock; a charge made and
   // then not recorded expires at the PSP.
   await withPageFields(async () => postbackCheckOf(ctx, body)?.());
+  // The same payer asking again for the same method (their answer lost, a double tap, Reload) is
+  // given the code already issued, not a second one to pay: looked for first without the lock (no
+  // PSP is asked for a PIX that exists), then again under it (two taps at once).
+  const repeatOf = { name: payer.name, email: payer.email, document };
+  const issued = await pendingRepeatOf(getDb(), row.id, method!, repeatOf, req.now);
+  if (issued) return result(issued);
   let preparedPix: PreparedPix | null | undefined;
   if (makesPixAtPsp(ctx, body)) {
     await assertLinkTakesNewCharge(getDb(), row.id, method!, req.now, false);
@@ -224,6 +231,8 @@ async function payLink(
   }
   const created = await getDb().transaction(async (tx) => {
     await assertLinkTakesNewCharge(tx, row.id, method!, req.now, true);
+    const issuedMeanwhile = await pendingRepeatOf(tx, row.id, method!, repeatOf, req.now);
+    if (issuedMeanwhile) return issuedMeanwhile;
     return create(ctx, body, { checkoutId: row.id, preparedPix }, tx);
   });
   return result(created);
