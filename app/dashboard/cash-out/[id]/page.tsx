@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireSession } from "@/lib/auth/session";
-import { getCashOut } from "@/lib/services/cash-outs/get-cash-out";
+import { getCashOutDetail } from "@/lib/services/cash-outs/cash-out-detail";
 import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
@@ -9,13 +9,15 @@ import { fundsAccountOfCashOut } from "@/lib/domain/ledger";
 import ui from "@/components/dashboard/ui.module.css";
 import { cashOutWaiting } from "@/lib/services/cash-outs/psp-waiting";
 import { CashOutWaitingNotice } from "../CashOutWaitingNotice";
+import { WebhookDeliveries } from "@/components/dashboard/webhooks/WebhookDeliveries";
+import { redeliverCashOutEventAction, skipCashOutEventAction } from "./actions";
 
 export const metadata: Metadata = { title: "Saque" };
 
 export default async function CashOutDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireSession();
   const { id } = await params;
-  const c = await orNotFound(getCashOut(ctx, id));
+  const { cashOut: c, webhooks } = await orNotFound(getCashOutDetail(ctx, id));
   const waiting = cashOutWaiting(c, c.psp);
   const atPsp = fundsAccountOfCashOut(c) === "available_at_psp";
   return (
@@ -86,6 +88,15 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
             <dd>{c.completedAt ? formatDateTimeSeconds(c.completedAt) : "—"}</dd>
           </dl>
         </section>
+      </div>
+      <div className={ui.section}>
+        <WebhookDeliveries
+          subject={{ kind: "cash_out", id: c.id }}
+          postbackUrl={c.postbackUrl}
+          webhooks={webhooks}
+          redeliverAction={redeliverCashOutEventAction}
+          skipAction={skipCashOutEventAction}
+        />
       </div>
     </>
   );

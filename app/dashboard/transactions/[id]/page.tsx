@@ -11,7 +11,7 @@ import { TransactionSummary } from "@/components/dashboard/transaction/Transacti
 import { CustomerCard } from "@/components/dashboard/transaction/CustomerCard";
 import { ItemsCard } from "@/components/dashboard/transaction/ItemsCard";
 import { PaymentCard } from "@/components/dashboard/transaction/PaymentCard";
-import { WebhooksSection } from "@/components/dashboard/transaction/WebhooksSection";
+import { WebhookDeliveries } from "@/components/dashboard/webhooks/WebhookDeliveries";
 import { RefundCard } from "@/components/dashboard/transaction/RefundCard";
 import { SandboxCard } from "@/components/dashboard/transaction/SandboxCard";
 import { TimelineCard } from "@/components/dashboard/transaction/TimelineCard";
@@ -82,8 +82,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           <CustomerCard t={t} />
           <ItemsCard t={t} />
           <PaymentCard t={t} expired={detail.expired} />
-          <WebhooksSection
-            transactionId={t.id}
+          <WebhookDeliveries
+            subject={{ kind: "transaction", id: t.id }}
             postbackUrl={t.postbackUrl}
             webhooks={detail.webhooks}
             redeliverAction={redeliverAction}

@@ -1,25 +1,29 @@
-import type { TransactionWebhookItem } from "@/lib/services/transactions/transaction-detail";
+import type { DashboardWebhookItem } from "@/lib/services/webhooks/dashboard-webhook-items";
 import { StatusBadge } from "@/components/dashboard/Badge";
 import { DELIVERY_STATE_LABEL, formatDateTimeSeconds } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
-import type { FormAction } from "./form-action";
-import { RedeliverButton } from "./RedeliverButton";
-import { SkipButton } from "./SkipButton";
+import type { FormAction } from "@/components/dashboard/transaction/form-action";
+import { RedeliverButton, SkipButton } from "./EventActionButton";
+import { subjectNoun, type WebhookSubject } from "./subject";
 
-/** The notifications of a transaction, their attempts, and the redeliver / skip buttons. */
-export function WebhooksSection({
-  transactionId,
+/**
+ * The notifications of a transaction or of a cash-out, their attempts, and the redeliver / skip
+ * buttons (the page passes its own actions, which render that page again).
+ */
+export function WebhookDeliveries({
+  subject,
   postbackUrl,
   webhooks,
   redeliverAction,
   skipAction,
 }: {
-  transactionId: number;
+  subject: WebhookSubject;
   postbackUrl: string | null;
-  webhooks: TransactionWebhookItem[];
+  webhooks: DashboardWebhookItem[];
   redeliverAction: FormAction;
   skipAction: FormAction;
 }) {
+  const noun = subjectNoun(subject);
   return (
     <section className={`${ui.card} ${ui.cardFlush}`} aria-labelledby="webhooks">
       <div className={ui.cardHeader} style={{ padding: "20px 20px 0" }}>
@@ -30,7 +34,7 @@ export function WebhooksSection({
               Enviados para <span className={ui.mono}>{postbackUrl}</span>
             </>
           ) : (
-            "Sem URL de notificação (postbackUrl) nesta transação"
+            `Sem URL de notificação (postbackUrl) ${noun.inThis}`
           )}
         </span>
       </div>
@@ -50,14 +54,14 @@ export function WebhooksSection({
                 </div>
                 {e.url && (
                   <div style={{ display: "inline-flex", gap: 8, flexWrap: "wrap" }}>
-                    <RedeliverButton eventId={e.id} transactionId={transactionId} action={redeliverAction} />
-                    {e.skippable && <SkipButton eventId={e.id} transactionId={transactionId} action={skipAction} />}
+                    <RedeliverButton eventId={e.id} subject={subject} action={redeliverAction} />
+                    {e.skippable && <SkipButton eventId={e.id} subject={subject} action={skipAction} />}
                   </div>
                 )}
               </div>
               {e.waitingForEventId !== null ? (
                 <div className={`${ui.small} ${ui.muted}`} style={{ marginTop: 4 }} data-testid="webhook-waiting">
-                  Aguardando o evento #{e.waitingForEventId}: os eventos de uma transação são enviados em ordem. Sai assim que aquele for
+                  Aguardando o evento #{e.waitingForEventId}: os eventos {noun.ofA} são enviados em ordem. Sai assim que aquele for
                   entregue, falhar de vez ou for abandonado.
                 </div>
               ) : (
@@ -80,7 +84,7 @@ export function WebhooksSection({
   );
 }
 
-function AttemptsTable({ attempts }: { attempts: TransactionWebhookItem["attempts"] }) {
+function AttemptsTable({ attempts }: { attempts: DashboardWebhookItem["attempts"] }) {
   return (
     <div className={ui.tableWrap} style={{ marginTop: 10 }}>
       <table className={`${ui.table} ${ui.stack}`}>
