@@ -213,3 +213,38 @@ describe("the ledger with installment interest", () => {
     expect(balance.total).toBe(18_204 - fee);
   });
 });
+
+describe("a card approved after processing", () => {
+  // No sandbox card is created processing (a real acquirer's asynchronous answer would be): the
+  // row is put there by hand from refused, a state without money, so the books stay whole.
+  async function processingCard(acc: CreatedAccount, over: Record<string, unknown>) {
+    const res = await createCharge(await cardBody(acc.publicKey, "4000000000000002", { ...order(17_000), installments: 6, ...over }), acc);
+    expect(res.body.data.status).toBe("refused");
+    await getDb().update(transactions).set({ status: "processing", refusedReason: null }).where(eq(transactions.id, res.body.data.id));
+    return res.body.data.id as number;
+  }
+  const approve = (acc: CreatedAccount, id: number) => call("PUT", `/api/v1/transactions/${id}/test`, { auth: acc.secretKey, body: { status: "paid" } });
+
+  it("is charged its installments' total with interest, under the account's plan, as at creation", async () => {
+    const fresh = await createTestAccount("Loja Juros Depois");
+    await setPlan(fresh, { maxInstallments: "6", interestFree: "1", monthlyRate: "1,99" });
+    const id = await processingCard(fresh, {});
+    const res = await approve(fresh, id);
+    expect(res.status, res.text).toBe(200);
+    // R$ 170,00 in 6x at 1,99%: 30,34 each, 182,04 in all (as the charge approved at creation above).
+    expect(res.body.data).toMatchObject({ status: "paid", amount: 17_000, paidAmount: 18_204 });
+    const account = await findAccountById(fresh.companyId);
+    const fee = computeTransactionFee(account!.feePlan, "credit_card", 17_000, 6).estimatedFee;
+    expect(await postingsSumOf(id)).toBe(0);
+    expect((await expectBooksAgree(fresh)).total).toBe(18_204 - fee);
+  });
+
+  it("under the charge's own plan when it has one", async () => {
+    const fresh = await createTestAccount("Loja Juros Própria Depois"); // the account's plan: 12x without interest
+    const id = await processingCard(fresh, { amount: 15_900, items: [{ title: "Câmera", unitPrice: 15_900, quantity: 1, tangible: true }], installments: 3, installmentPlan: { maxInstallments: 12, interestFree: 1, monthlyRateBp: 299 } });
+    const res = await approve(fresh, id);
+    // R$ 159,00 in 3x at 2,99%: 168,60 in all.
+    expect(res.body.data).toMatchObject({ status: "paid", amount: 15_900, paidAmount: 16_860 });
+    await expectBooksAgree(fresh);
+  });
+});

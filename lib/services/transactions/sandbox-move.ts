@@ -8,9 +8,11 @@ import {
   type PaymentMethod,
   type TransactionStatus,
 } from "@/lib/domain/status";
+import { chosenInstallmentOption } from "@/lib/domain/installments";
 import { getEnv } from "@/lib/env";
 import { executeTransaction, type TransactionStep } from "@/lib/executor/execute";
 import type { ServiceContext } from "../context";
+import { accountInstallmentPlan } from "../accounts/installment-plan";
 import { ServiceError, unprocessable } from "../errors";
 import { getTransaction } from "./get-transaction";
 import { payCharge, type ChargePayment } from "../checkouts/link-payment";
@@ -30,7 +32,18 @@ const DAY_MS = 86_400_000;
 export { SandboxMoveRequest } from "@/lib/schemas/sandbox";
 
 /** What the sandbox PSP or acquirer reports with a payment. */
-function paymentPatch(t: TransactionRow, now: Date): ChargePayment["patch"] {
+/**
+ * What a card charge approved after `processing` was charged: its installment option's total (with
+ * interest beyond the plan's interest-free installments), as a card approved at creation records
+ * (create-transaction.ts, chargeCard). The plan is the charge's own, else its account's.
+ */
+function cardChargedTotal(t: TransactionRow, account: ServiceContext["account"]): number {
+  const option = chosenInstallmentOption(t.amount, t.installmentPlan ?? accountInstallmentPlan(account), t.installments);
+  return option?.total ?? t.amount;
+}
+
+function paymentPatch(t: TransactionRow, ctx: ServiceContext): ChargePayment["patch"] {
+  const now = ctx.now;
   if (t.paymentMethod === "pix") {
     return { paidAt: now, paidAmount: t.amount, pixEnd2end: makeEnd2EndId(SANDBOX_PSP_ISPB, now, randomBase62(11)) };
   }
@@ -38,7 +51,7 @@ function paymentPatch(t: TransactionRow, now: Date): ChargePayment["patch"] {
     // An asynchronous approval: funds wait for settlement like a card approved at creation.
     const days = getEnv().cardSettlementDays;
     const settlement = days === 0 ? { settleAt: null, settledAt: now } : { settleAt: new Date(now.getTime() + days * DAY_MS), settledAt: null };
-    return { paidAt: now, paidAmount: t.amount, ...settlement };
+    return { paidAt: now, paidAmount: cardChargedTotal(t, ctx.account), ...settlement };
   }
   return { paidAt: now, paidAmount: t.amount }; // boleto cleared
 }
@@ -93,7 +106,7 @@ export async function sandboxMove(ctx: ServiceContext, rawId: string | number, t
     // A payment, under the payment link's rule: once another charge of the link is paid, this one
     // can no longer be (409). The sandbox may decline it; money from a real rail is returned instead
     // (recordRailPayment).
-    const patch = paymentPatch(t, ctx.now);
+    const patch = paymentPatch(t, ctx);
     return getDb().transaction((tx) => payCharge(tx, ctx, t.id, { patch, whenLinkPaid: "refuse" }));
   }
   // The executor's conditional UPDATE makes a concurrent move of the same row a clean 409.
