@@ -33,6 +33,9 @@ export default async function SettingsPage() {
             <Link href="/dashboard/settings/branding" className={`${ui.button} ${ui.secondary}`}>
               Marca do checkout
             </Link>
+            <Link href="/dashboard/settings/password" className={`${ui.button} ${ui.secondary}`}>
+              Senha de acesso
+            </Link>
           </>
         }
       />
@@ -47,7 +50,9 @@ export default async function SettingsPage() {
             <dt>Cliente desde</dt>
             <dd>{formatDate(a.createdAt)}</dd>
             <dt>Login</dt>
-            <dd>{ctx.user.email}</dd>
+            <dd>
+              {ctx.user.email} · <Link href="/dashboard/settings/password">Alterar senha</Link>
+            </dd>
           </dl>
           <p className={ui.small} style={{ margin: "0 0 14px" }}>
             <Link href="/dashboard/settings/pix">Recebimento PIX pelo seu próprio PSP (API Pix) →</Link>

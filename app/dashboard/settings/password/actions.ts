@@ -1,0 +1,28 @@
+"use server";
+
+import { headers } from "next/headers";
+import { dashboardAction, type ActionState } from "@/lib/auth/action";
+import { clientIp } from "@/lib/auth/throttle";
+import { passwordChangeThrottle } from "@/lib/auth/password-change-throttle";
+import { changeDashboardPassword } from "@/lib/services/accounts/change-password";
+
+/**
+ * Changes the signed-in user's password (the rules and the throttle are the service's). A server
+ * action, like the other settings forms: Next checks its Origin against the host, so another site
+ * cannot post it with the merchant's cookie. The passwords are never logged nor sent back.
+ */
+export async function changePasswordAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const text = (n: string) => {
+      const v = formData.get(n);
+      return typeof v === "string" ? v : "";
+    };
+    const r = await changeDashboardPassword(
+      ctx,
+      { currentPassword: text("currentPassword"), newPassword: text("newPassword"), confirmation: text("confirmation") },
+      passwordChangeThrottle(ctx.user, clientIp(await headers())),
+    );
+    if (r.ok) return { status: "ok", message: "Senha alterada. Use a nova senha na próxima vez que entrar." };
+    return { status: "error", message: r.message, fieldErrors: r.fieldErrors as Record<string, string> | undefined };
+  });
+}
