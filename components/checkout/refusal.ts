@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
+import { LINK_REFUSAL } from "@/lib/domain/link-refusals";
 import type { PayError } from "./payer-api";
 
 /**
@@ -58,7 +59,6 @@ export function useStaleFormCheck(secureId: string, stale: (st: Status) => boole
 }
 
 const PAID = /already paid/i;
-const REFUSED_CARDS = /refused attempts/i;
 
 /** A payment link's refusal. */
 export async function linkRefusal(linkId: string, error: PayError): Promise<Refusal> {
@@ -66,8 +66,8 @@ export async function linkRefusal(linkId: string, error: PayError): Promise<Refu
   if (error.status === 409) return { kind: "paid", secureId: null };
   const st = await statusOf(linkId);
   if (st?.status === "paid") return { kind: "paid", secureId: null };
-  if (st?.status === "expired" || /expired/i.test(error.message ?? "")) return { kind: "expired", secureId: null };
-  return { kind: REFUSED_CARDS.test(error.message ?? "") ? "cardLimit" : "linkLimit", secureId: null };
+  if (st?.status === "expired" || error.message === LINK_REFUSAL.expired) return { kind: "expired", secureId: null };
+  return { kind: error.message === LINK_REFUSAL.cardLimit ? "cardLimit" : "linkLimit", secureId: null };
 }
 
 /**

@@ -11,6 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { getCheckoutPageData } from "@/lib/services/checkouts/checkout-page";
+import { LINK_REFUSAL } from "@/lib/domain/link-refusals";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 
@@ -265,6 +266,8 @@ describe("paying a payment link", () => {
     expect((await getCheckoutPageData(l.secureId))?.kind === "link").toBe(true);
     const res = await pay(l.secureId, { method: "pix", payer });
     expect(res.status).toBe(422);
+    // The page tells the payer why by this exact text (components/checkout/refusal.ts).
+    expect(res.body.message).toBe(LINK_REFUSAL.expired);
   });
 
   it("a PIX issued by a link expires with the link, not a day after it", async () => {
@@ -298,7 +301,9 @@ describe("paying a payment link", () => {
     const data = await getCheckoutPageData(current);
     expect(data?.kind === "transaction" && data.transaction.canRetry).toBe(false);
     expect((await pay(current, { cardToken: await token(GOOD) })).status).toBe(422);
-    expect((await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(GOOD) })).status).toBe(422);
+    const again = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(GOOD) });
+    expect(again.status).toBe(422);
+    expect(again.body.message).toBe(LINK_REFUSAL.cardLimit);
   });
 });
 
@@ -310,6 +315,7 @@ describe("limits of a payment link", () => {
     for (let i = 0; i < 20; i++) expect((await pay(l.secureId, { method: "pix", payer: someone(i) })).status).toBe(201);
     const res = await pay(l.secureId, { method: "pix", payer: someone(20) });
     expect(res.status).toBe(422);
+    expect(res.body.message).toBe(LINK_REFUSAL.linkLimit);
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
   });
 

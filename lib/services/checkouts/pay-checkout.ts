@@ -13,6 +13,7 @@
  * See lib/services/checkouts/link-payment.ts for the link's rule and the index that backs it.
  */
 import { isPastExpiry } from "@/lib/domain/expiry";
+import { LINK_REFUSAL } from "@/lib/domain/link-refusals";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
@@ -114,7 +115,7 @@ const ORDER_PAID = "This order is already paid.";
 async function assertLinkTakesCharge(tx: Tx, checkoutId: number, now: Date): Promise<void> {
   const link = await lockLink(tx, checkoutId);
   if (await linkPaymentOf(tx, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
-  if (isPastExpiry(link.expiresAt, now)) throw unprocessable("This payment link has expired.");
+  if (isPastExpiry(link.expiresAt, now)) throw unprocessable(LINK_REFUSAL.expired);
 }
 
 type Input = ReturnType<typeof CheckoutPayInput.parse>;
@@ -155,7 +156,7 @@ async function retryCard(t: TransactionRow, input: Input, req: PayerRequest): Pr
     else await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, t.id)).for("update");
     if (await latestRetryOf(t.id, tx)) throw new ServiceError("conflict", "This charge was already tried again; reload the page.");
     if ((await cardAttemptsOf(t, tx)) >= MAX_CARD_ATTEMPTS) {
-      throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+      throw unprocessable(LINK_REFUSAL.cardLimit);
     }
     return create(ctx, body, { checkoutId: t.checkoutId ?? undefined, retryOfId: t.id }, tx);
   });
@@ -170,7 +171,7 @@ async function payLink(
   const { row, status } = link;
   // Answered at once when already known; checked again under the link's lock below.
   if (status === "paid") throw new ServiceError("conflict", "This payment link is already paid.");
-  if (status === "expired") throw unprocessable("This payment link has expired.");
+  if (status === "expired") throw unprocessable(LINK_REFUSAL.expired);
   const errors: FieldError[] = [];
   const method = input.method;
   if (!method) errors.push({ field: "method", message: "is required" });
@@ -248,7 +249,7 @@ async function countPspCharge(checkoutId: number): Promise<void> {
     .set({ pspChargesAsked: sql`${checkouts.pspChargesAsked} + 1` })
     .where(and(eq(checkouts.id, checkoutId), lt(checkouts.pspChargesAsked, MAX_LINK_CHARGES)))
     .returning({ id: checkouts.id });
-  if (!counted) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+  if (!counted) throw unprocessable(LINK_REFUSAL.linkLimit);
 }
 
 /**
@@ -263,11 +264,11 @@ async function assertLinkTakesNewCharge(q: Tx | Db, checkoutId: number, method: 
     const [link] = await q.select({ expiresAt: checkouts.expiresAt }).from(checkouts).where(eq(checkouts.id, checkoutId));
     if (!link) throw notFound("Payment link");
     if (await linkPaymentOf(q, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
-    if (isPastExpiry(link.expiresAt, now)) throw unprocessable("This payment link has expired.");
+    if (isPastExpiry(link.expiresAt, now)) throw unprocessable(LINK_REFUSAL.expired);
   }
   const made = await linkChargeCounts(q, checkoutId);
-  if (made.all >= MAX_LINK_CHARGES) throw unprocessable("Too many payment attempts for this link; contact the merchant.");
+  if (made.all >= MAX_LINK_CHARGES) throw unprocessable(LINK_REFUSAL.linkLimit);
   if (method === "credit_card" && made.refusedCards >= MAX_CARD_ATTEMPTS) {
-    throw unprocessable("Too many refused attempts for this order; contact the merchant.");
+    throw unprocessable(LINK_REFUSAL.cardLimit);
   }
 }
