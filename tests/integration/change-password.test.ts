@@ -10,6 +10,7 @@ import { PEER_HEADER } from "@/lib/http/client-address";
 import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { randomCpf } from "@/tests/helpers/accounts";
+import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
 
 const PASSWORD = "senha-forte-123";
 let n = 0;
@@ -25,8 +26,8 @@ async function merchant(): Promise<DashboardUser> {
 }
 
 /** As the settings form calls it: the session's user, the throttle of that user from that address. */
-const changeDashboardPassword = (ctx: { user: DashboardUser }, input: ChangePasswordInput, ip: string) =>
-  change(ctx, input, passwordChangeThrottle(ctx.user, ip));
+const changeDashboardPassword = (ctx: { user: DashboardUser }, input: ChangePasswordInput, ip: string, publicKey = "pk_test_NotTheDemoMerchant0000000") =>
+  change({ ...ctx, account: { publicKey } }, input, passwordChangeThrottle(ctx.user, ip));
 
 const hashOf = async (id: number) => (await getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)))[0].h;
 
@@ -105,5 +106,15 @@ describe("changing the dashboard password", () => {
     expect(await tryFrom("mais-um-chute", 100)).toMatchObject({ reason: "throttled" });
     expect(await tryFrom(PASSWORD, 101)).toMatchObject({ reason: "throttled" });
     expect(await verifyDashboardLogin(target.email, PASSWORD)).not.toBeNull();
+  });
+
+  it("refuses to change the demo merchant's password, which the sign-in page publishes", async () => {
+    await ensureDemoMerchant();
+    const demo = (await verifyDashboardLogin(DEMO.email, DEMO.password))!;
+    const before = await hashOf(demo.id);
+    const r = await changeDashboardPassword({ user: demo }, { currentPassword: DEMO.password, newPassword: "nova-senha-456", confirmation: "nova-senha-456" }, "10.6.0.1", DEMO.publicKey);
+    expect(r).toMatchObject({ ok: false, reason: "demo" });
+    expect(r.ok === false && r.message).toMatch(/^A senha da conta de demonstração é pública e não pode ser trocada/);
+    expect(await hashOf(demo.id)).toBe(before);
   });
 });

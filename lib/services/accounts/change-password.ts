@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import bcrypt from "bcryptjs";
 import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import type { Account } from "../context";
 import type { DashboardUser } from "./dashboard-users";
+import { DEMO } from "./demo-merchant";
 
 /**
  * The password rules of sign-up (app/(auth)/signup/form.ts, CreateAccountInput in accounts.ts): at
@@ -33,7 +35,7 @@ export type ChangePasswordResult =
   | { ok: true }
   | {
       ok: false;
-      reason: "invalid" | "wrong_current" | "throttled" | "conflict";
+      reason: "invalid" | "wrong_current" | "throttled" | "conflict" | "demo";
       /** A sentence for the merchant (pt-BR). */
       message: string;
       fieldErrors?: Partial<Record<keyof ChangePasswordInput, string>>;
@@ -42,6 +44,14 @@ export type ChangePasswordResult =
     };
 
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
+
+/**
+ * The demo merchant's password is published (the sign-in page shows it when DEMO_MERCHANT is on, and
+ * the README): changing it would lock every other visitor of a shared demo out and make both wrong.
+ */
+export const isDemoAccount = (account: Pick<Account, "publicKey">) => account.publicKey === DEMO.publicKey;
+export const DEMO_PASSWORD_MESSAGE =
+  "A senha da conta de demonstração é pública e não pode ser trocada: ela aparece na página de entrada. Para ter uma senha só sua, saia e crie a sua conta (Criar conta, na página de entrada).";
 
 /**
  * Changes the signed-in user's dashboard password. The new one follows the sign-up rules, is typed
@@ -54,10 +64,11 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
  * every session of the user, see lib/auth/options.ts).
  */
 export async function changeDashboardPassword(
-  ctx: { user: Pick<DashboardUser, "id" | "companyId" | "email"> },
+  ctx: { user: Pick<DashboardUser, "id" | "companyId" | "email">; account: Pick<Account, "publicKey"> },
   input: ChangePasswordInput,
   throttle: PasswordGuessThrottle,
 ): Promise<ChangePasswordResult> {
+  if (isDemoAccount(ctx.account)) return { ok: false, reason: "demo", message: DEMO_PASSWORD_MESSAGE };
   const current = String(input.currentPassword ?? "");
   const next = String(input.newPassword ?? "");
   const confirmation = String(input.confirmation ?? "");

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireSession } from "@/lib/auth/session";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/services/accounts/change-password";
+import { DEMO_PASSWORD_MESSAGE, isDemoAccount, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/services/accounts/change-password";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { PasswordForm } from "./PasswordForm";
 import ui from "@/components/dashboard/ui.module.css";
@@ -9,6 +9,7 @@ export const metadata: Metadata = { title: "Senha de acesso" };
 
 export default async function PasswordPage() {
   const ctx = await requireSession();
+  const demo = isDemoAccount(ctx.account);
   return (
     <>
       <PageHeader
@@ -17,11 +18,19 @@ export default async function PasswordPage() {
         description={`A senha com que ${ctx.user.email} entra no painel.`}
       />
       <section className={ui.card} style={{ maxWidth: 560 }} aria-label="Alterar senha">
-        <PasswordForm email={ctx.user.email} minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} />
-        <p className={`${ui.small} ${ui.muted}`} style={{ margin: "16px 0 0" }}>
-          Esta sessão continua aberta depois da troca. Sessões abertas em outros aparelhos também continuam até expirarem; para
-          encerrar todas de uma vez, use <strong>Sair</strong>: sair encerra todas as sessões deste login.
-        </p>
+        {demo ? (
+          <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="demo-password">
+            {DEMO_PASSWORD_MESSAGE}
+          </div>
+        ) : (
+          <>
+            <PasswordForm email={ctx.user.email} minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} />
+            <p className={`${ui.small} ${ui.muted}`} style={{ margin: "16px 0 0" }}>
+              Esta sessão continua aberta depois da troca. Sessões abertas em outros aparelhos também continuam até expirarem; para
+              encerrar todas de uma vez, use <strong>Sair</strong>: sair encerra todas as sessões deste login.
+            </p>
+          </>
+        )}
       </section>
     </>
   );
