@@ -15,6 +15,7 @@ import { dictionary, type Locale } from "./i18n";
 import { maskDocument } from "./format";
 import { BoletoIcon, CardIcon, PixIcon } from "./icons";
 import { postPay } from "./payer-api";
+import { linkAttempt } from "./attempt";
 import { markArrival } from "./arrival";
 import { linkRefusal, useStaleFormCheck } from "./refusal";
 import s from "./checkout.module.css";
@@ -145,6 +146,8 @@ export function LinkPay({
       const body: Record<string, unknown> = {
         method,
         payer: { name: payer.name.trim(), email: payer.email.trim(), document: normalizeDocument(payer.document) },
+        // A PIX or boleto asked again from this tab is the one already made (components/checkout/attempt.ts).
+        attempt: linkAttempt(secureId),
       };
       if (method === "credit_card") {
         body.cardToken = await card.tokenize(publicKey);

@@ -105,6 +105,14 @@ export const CheckoutPayerInput = z.object({
 /** Body of POST /checkout/{secureId}/pay. Card data never comes here: only the token from /api/v1/card-token. */
 export const CheckoutPayInput = z.object({
   method: method.optional(),
+  /**
+   * The page's attempt key: random, made by the payer's browser and kept for the tab's life. The same
+   * PIX or boleto asked again with it (the answer lost, a double tap, Reload) is the charge already made.
+   */
+  attempt: z
+    .string(need("a string"))
+    .regex(/^[A-Za-z0-9_-]{22,64}$/, "must be 22 to 64 letters, digits, - or _")
+    .optional(),
   payer: CheckoutPayerInput.optional(),
   cardToken: z.string(need("the token from /api/v1/card-token")).trim().min(1, "is required").max(4000, "must have at most 4000 characters").optional(),
   installments: z

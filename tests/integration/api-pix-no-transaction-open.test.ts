@@ -151,9 +151,12 @@ describe("a payment link's PIX at the merchant's PSP", () => {
     return created.body.data as { id: number; secureId: string };
   }
   const payer = { name: "Maria da Silva", email: "maria@example.com", document: "111.444.777-35" };
-  // Payer i (another e-mail for each): one payer asking again is given their PIX again (checkouts-pay.test.ts).
-  const pay = (secureId: string, i = 0) =>
-    call("POST", `/checkout/${secureId}/pay`, { body: { method: "pix", payer: { ...payer, email: `maria${i}@example.com` } }, headers: { "content-type": "application/json" } });
+  // Payer i (another e-mail for each); `attempt`: the page's attempt key (a repeat from one tab is its PIX again).
+  const pay = (secureId: string, i = 0, attempt?: string) =>
+    call("POST", `/checkout/${secureId}/pay`, {
+      body: { method: "pix", payer: { ...payer, email: `maria${i}@example.com` }, attempt },
+      headers: { "content-type": "application/json" },
+    });
 
   it("is made before the link's lock is taken", async () => {
     const acc = await configuredAccount("Loja link cob");
@@ -182,13 +185,14 @@ describe("a payment link's PIX at the merchant's PSP", () => {
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(made);
   });
 
-  it("the same payer asking again is given the PIX already made, and the PSP is not asked for another", async () => {
+  it("the same page asking again is given the PIX already made, and the PSP is not asked for another", async () => {
     const acc = await configuredAccount("Loja link repetida");
     const l = await link(acc.secretKey);
     const puts = cobPuts();
-    const first = await pay(l.secureId);
+    const tab = "aba-da-maria-0123456789abcdef";
+    const first = await pay(l.secureId, 0, tab);
     expect(first.status, first.text).toBe(201);
-    const again = await pay(l.secureId);
+    const again = await pay(l.secureId, 0, tab);
     expect(again.body.data.secureId).toBe(first.body.data.secureId);
     expect(cobPuts() - puts).toBe(1);
   });

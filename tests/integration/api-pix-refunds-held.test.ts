@@ -95,7 +95,7 @@ describe("a payment link paid twice through the merchant's PSP", () => {
     expect(created.status, created.text).toBe(201);
     const link = created.body.data as { id: number; secureId: string };
     const payer = { name: "Maria da Silva", email: "maria@example.com", document: "111.444.777-35" };
-    // Two people (the second with another e-mail) ask for a PIX: two charges, two cobs at the PSP, and both pay.
+    // Two people ask for a PIX: two charges, two cobs at the PSP, and both pay.
     const ids: number[] = [];
     for (let i = 0; i < 2; i++) {
       const who = { ...payer, email: `maria${i}@example.com` };

@@ -310,7 +310,7 @@ describe("paying a payment link", () => {
 describe("limits of a payment link", () => {
   it("issues at most 20 charges from one link", async () => {
     const l = await link({ methods: ["pix"] });
-    // Twenty payers (one payer asking again is given their own PIX again, below).
+    // Twenty payers.
     const someone = (i: number) => ({ ...payer, email: `pagador-${i}@example.com` });
     for (let i = 0; i < 20; i++) expect((await pay(l.secureId, { method: "pix", payer: someone(i) })).status).toBe(201);
     const res = await pay(l.secureId, { method: "pix", payer: someone(20) });
@@ -319,31 +319,57 @@ describe("limits of a payment link", () => {
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
   });
 
-  it("the same payer asking again for a PIX or a boleto (answer lost, double tap, Reload) is given the one already issued, not a second to pay", async () => {
+  it("the same page asking again for a PIX or a boleto (answer lost, double tap, Reload) is given the one already issued, not a second to pay", async () => {
     const l = await link();
-    const first = await pay(l.secureId, { method: "pix", payer });
+    const tab = "aba-da-maria-0123456789abcdef";
+    const first = await pay(l.secureId, { method: "pix", payer, attempt: tab });
     expect(first.status, first.text).toBe(201);
     // Asked again, with the details typed slightly differently (spaces, capitals, the document's punctuation).
-    const again = await pay(l.secureId, { method: "pix", payer: { name: " maria da silva ", email: "MARIA@example.com", document: "11144477735" } });
+    const again = await pay(l.secureId, { method: "pix", payer: { name: " maria da silva ", email: "MARIA@example.com", document: "11144477735" }, attempt: tab });
     expect(again.body.data.secureId).toBe(first.body.data.secureId);
     // Two taps at once: one charge between them, the one already issued.
-    const [x, y] = await Promise.all([pay(l.secureId, { method: "pix", payer }), pay(l.secureId, { method: "pix", payer })]);
+    const [x, y] = await Promise.all([pay(l.secureId, { method: "pix", payer, attempt: tab }), pay(l.secureId, { method: "pix", payer, attempt: tab })]);
     expect([x.body.data.secureId, y.body.data.secureId]).toEqual([first.body.data.secureId, first.body.data.secureId]);
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(1);
+    // The key itself is not kept, only its hash.
+    const [row] = await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id));
+    expect(row.checkoutAttempt).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(tab);
 
-    // Another method, another payer (other e-mail), or the same payer once the code is about to expire: a new charge.
-    const boleto = await pay(l.secureId, { method: "boleto", payer });
+    // Another method, another payer's details, or the same once the code is about to expire: a new charge.
+    const boleto = await pay(l.secureId, { method: "boleto", payer, attempt: tab });
     expect(boleto.body.data).toMatchObject({ paymentMethod: "boleto", status: "pending" });
-    expect((await pay(l.secureId, { method: "boleto", payer })).body.data.secureId).toBe(boleto.body.data.secureId);
-    const other = await pay(l.secureId, { method: "pix", payer: { ...payer, email: "joao@example.com" } });
+    expect((await pay(l.secureId, { method: "boleto", payer, attempt: tab })).body.data.secureId).toBe(boleto.body.data.secureId);
+    const other = await pay(l.secureId, { method: "pix", payer: { ...payer, email: "joao@example.com" }, attempt: tab });
     expect(other.body.data.secureId).not.toBe(first.body.data.secureId);
     await getDb()
       .update(transactions)
       .set({ expiresAt: new Date(Date.now() + 5 * 60_000) })
       .where(eq(transactions.secureId, first.body.data.secureId));
-    const fresh = await pay(l.secureId, { method: "pix", payer });
+    const fresh = await pay(l.secureId, { method: "pix", payer, attempt: tab });
     expect(fresh.body.data.secureId).not.toBe(first.body.data.secureId);
     expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(4);
+  });
+
+  it("someone else with the payer's name, e-mail and document, but not their page's key, learns nothing: a charge of their own", async () => {
+    const l = await link();
+    const mine = await pay(l.secureId, { method: "pix", payer, attempt: "aba-da-maria-0123456789abcdef" });
+    const stranger = await pay(l.secureId, { method: "pix", payer, attempt: "aba-de-outra-pessoa-987654321" });
+    const noKey = await pay(l.secureId, { method: "pix", payer });
+    expect(new Set([mine.body.data.secureId, stranger.body.data.secureId, noKey.body.data.secureId]).size).toBe(3);
+    expect((await pay(l.secureId, { method: "pix", payer, attempt: "curta" })).status).toBe(400);
+  });
+
+  it("a double tap on a link's last free charge is given that charge, not 'too many charges'", async () => {
+    const l = await link({ methods: ["pix", "boleto"] });
+    for (let i = 0; i < 19; i++) {
+      expect((await pay(l.secureId, { method: "boleto", payer: { ...payer, email: `b${i}@example.com` } })).status).toBe(201);
+    }
+    const tab = "aba-da-maria-0123456789abcdef";
+    const taps = await Promise.all([0, 1, 2].map(() => pay(l.secureId, { method: "pix", payer, attempt: tab })));
+    expect(taps.map((r) => r.status), taps.map((r) => r.text).join("\n")).toEqual([201, 201, 201]);
+    expect(new Set(taps.map((r) => r.body.data.secureId)).size).toBe(1);
+    expect(await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id))).toHaveLength(20);
   });
 
   it("a card is never given back this way: each tap is an attempt of its own", async () => {

@@ -2,6 +2,7 @@
  * Finding the hosted checkout's rows by what the page knows: a secureId (a charge's or a payment
  * link's), a link's id, and the chain of card retries of one order.
  */
+import { createHash } from "node:crypto";
 import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { checkouts, transactions } from "@/lib/db/schema";
@@ -98,28 +99,37 @@ export async function linkPaidByAnother(t: Pick<TransactionRow, "status" | "chec
  */
 export const REPEAT_MIN_LEFT_MS = 10 * 60_000;
 
+/** What a payment link's charge keeps of the page's attempt key: its SHA-256, hex. */
+export function checkoutAttemptHash(attempt: string | undefined): string | undefined {
+  return attempt ? createHash("sha256").update(attempt).digest("hex") : undefined;
+}
+
 /**
- * The charge a payer's repeated request on a payment link already made: the same method (PIX or
- * boleto) for the same name, e-mail and document, still pending, with REPEAT_MIN_LEFT_MS or more before
- * it expires. The payer whose answer was lost (a dropped connection, a double tap, Reload) and who asks
- * again is given the code already issued instead of a second one to pay: one order, one open code per
- * payer. A card is never repeated this way (each tap is a new attempt the payer chose to make). null
- * when there is none; the caller then makes a new charge.
+ * The charge a payer's repeated request on a payment link already made: asked from the same page
+ * (its attempt key, which only that browser knows), for the same method (PIX or boleto), name,
+ * e-mail and document, still pending, with REPEAT_MIN_LEFT_MS or more before it expires. The payer
+ * whose answer was lost (a dropped connection, a double tap, Reload) and who asks again is given the
+ * code already issued instead of a second one to pay. Anyone else asking with the same details is
+ * not: without the key, nothing here tells whether that person has asked. A card is never repeated
+ * this way (each tap is a new attempt the payer chose to make). null when there is none; the caller
+ * then makes a new charge.
  */
 export async function pendingRepeatOf(
   q: Queryable,
   checkoutId: number,
   method: string,
   payer: { name: string; email: string; document: string },
+  attemptHash: string | undefined,
   now: Date,
 ): Promise<TransactionRow | null> {
-  if (method !== "pix" && method !== "boleto") return null;
+  if ((method !== "pix" && method !== "boleto") || !attemptHash) return null;
   const candidates = await q
     .select()
     .from(transactions)
     .where(
       and(
         eq(transactions.checkoutId, checkoutId),
+        eq(transactions.checkoutAttempt, attemptHash),
         eq(transactions.paymentMethod, method),
         eq(transactions.status, "pending"),
         eq(transactions.customerDocument, payer.document),

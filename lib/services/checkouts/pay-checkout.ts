@@ -33,6 +33,7 @@ import {
   findTransactionBySecureId,
   isSecureId,
   latestRetryOf,
+  checkoutAttemptHash,
   linkChargeCounts,
   pendingRepeatOf,
 } from "./checkout-lookup";
@@ -219,22 +220,32 @@ async function payLink(
   // take no more charges asks nothing of the PSP. Decided again under the lock; a charge made and
   // then not recorded expires at the PSP.
   await withPageFields(async () => postbackCheckOf(ctx, body)?.());
-  // The same payer asking again for the same method (their answer lost, a double tap, Reload) is
-  // given the code already issued, not a second one to pay: looked for first without the lock (no
+  // The same page asking again for the same method and payer (the answer lost, a double tap, Reload)
+  // is given the code already issued, not a second one to pay: looked for first without the lock (no
   // PSP is asked for a PIX that exists), then again under it (two taps at once).
   const repeatOf = { name: payer.name, email: payer.email, document };
-  const issued = await pendingRepeatOf(getDb(), row.id, method!, repeatOf, req.now);
+  const attempt = checkoutAttemptHash(input.attempt);
+  const issued = await pendingRepeatOf(getDb(), row.id, method!, repeatOf, attempt, req.now);
   if (issued) return result(issued);
   let preparedPix: PreparedPix | null | undefined;
   if (makesPixAtPsp(ctx, body)) {
-    await assertLinkTakesNewCharge(getDb(), row.id, method!, req.now, false);
+    const refused = await assertLinkTakesNewCharge(getDb(), row.id, method!, req.now, false).then(() => null, (e: unknown) => e);
+    if (refused) {
+      // A tap racing the one that just made this page's charge finds the cap reached by that charge: it is the answer.
+      const madeMeanwhile = await pendingRepeatOf(getDb(), row.id, method!, repeatOf, attempt, req.now);
+      if (madeMeanwhile) return result(madeMeanwhile);
+      throw refused;
+    }
     preparedPix = await withPageFields(() => preparePixAtPsp(ctx, body, { beforeAsking: () => countPspCharge(row.id) }));
   }
   const created = await getDb().transaction(async (tx) => {
-    await assertLinkTakesNewCharge(tx, row.id, method!, req.now, true);
-    const issuedMeanwhile = await pendingRepeatOf(tx, row.id, method!, repeatOf, req.now);
+    // The repeat before the caps: a double tap on a link's last free charge is given that charge.
+    await assertLinkTakesCharge(tx, row.id, req.now);
+    const issuedMeanwhile = await pendingRepeatOf(tx, row.id, method!, repeatOf, attempt, req.now);
     if (issuedMeanwhile) return issuedMeanwhile;
-    return create(ctx, body, { checkoutId: row.id, preparedPix }, tx);
+    await assertUnderLinkCaps(tx, row.id, method!);
+    const repeatable = method === "pix" || method === "boleto" ? attempt : undefined;
+    return create(ctx, body, { checkoutId: row.id, preparedPix, checkoutAttempt: repeatable }, tx);
   });
   return result(created);
 }
@@ -266,6 +277,11 @@ async function assertLinkTakesNewCharge(q: Tx | Db, checkoutId: number, method: 
     if (await linkPaymentOf(q, checkoutId)) throw new ServiceError("conflict", ORDER_PAID);
     if (isPastExpiry(link.expiresAt, now)) throw unprocessable(LINK_REFUSAL.expired);
   }
+  await assertUnderLinkCaps(q, checkoutId, method);
+}
+
+/** The link's caps: MAX_LINK_CHARGES charges in all, MAX_CARD_ATTEMPTS refused cards. */
+async function assertUnderLinkCaps(q: Tx | Db, checkoutId: number, method: string): Promise<void> {
   const made = await linkChargeCounts(q, checkoutId);
   if (made.all >= MAX_LINK_CHARGES) throw unprocessable(LINK_REFUSAL.linkLimit);
   if (method === "credit_card" && made.refusedCards >= MAX_CARD_ATTEMPTS) {

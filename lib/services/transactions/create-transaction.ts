@@ -28,6 +28,8 @@ export type CreateTransactionOptions = {
   checkoutId?: number;
   /** The refused card transaction this charge retries (checkout page). */
   retryOfId?: number;
+  /** A payment link's charge: the hash of the payer's page's attempt key (checkout-lookup.ts, pendingRepeatOf). */
+  checkoutAttempt?: string;
   /**
    * What preparePixAtPsp decided before the caller's transaction: the PIX charge it made at the
    * merchant's PSP, or null (the account's own processor makes it, in-process). Absent: not prepared.
@@ -201,6 +203,7 @@ function baseValues(ctx: ServiceContext, input: Request, processor: Processor, o
     ip: input.ip,
     checkoutId: opts.checkoutId ?? null,
     retryOfId: opts.retryOfId ?? null,
+    checkoutAttempt: opts.checkoutAttempt ?? null,
     livemode: ctx.account.livemode,
     dialect: ctx.dialect ?? "api",
     createdAt: ctx.now,
