@@ -5,7 +5,7 @@ import { ensureDatabase } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { endUserSessions, verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
-import { clientIp, loginBlockedFor, recordLoginFailure, recordLoginSuccess } from "./throttle";
+import { clientIp, recordLoginSuccess, takeLoginAttempt } from "./throttle";
 
 /** A signed-in dashboard session lasts a working day; the JWT is re-issued while it is in use. */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -28,14 +28,14 @@ export async function authorizeDashboardLogin(
   if (!email || !password) return null;
   const ip = clientIp(headers);
   await ensureDatabase();
-  const wait = await loginBlockedFor(email, ip);
+  // Counted before the password is checked, so a burst of guesses in flight at once is held to the limit.
+  const wait = await takeLoginAttempt(email, ip);
   if (wait !== null) {
     getLogger().warn({ ip, wait }, "dashboard sign-in throttled");
     throw new Error(`${THROTTLED_PREFIX}${wait}`);
   }
   const user = await verifyDashboardLogin(email, password);
   if (!user) {
-    await recordLoginFailure(email, ip);
     getLogger().info({ ip }, "dashboard sign-in failed");
     return null;
   }

@@ -1,6 +1,6 @@
-import { blockedFor, consume, type Limit } from "@/lib/http/rate-limit";
+import { consume, giveBack, type Limit } from "@/lib/http/rate-limit";
 import type { PasswordGuessThrottle } from "@/lib/services/accounts/change-password";
-import { loginBlockedFor, recordLoginFailure, recordLoginSuccess } from "./throttle";
+import { recordLoginSuccess, takeLoginAttempt } from "./throttle";
 
 /**
  * The throttle of the password form's current-password check, counted in the database like the
@@ -17,16 +17,15 @@ const PER_USER: Limit = { name: "password-change-user", points: PASSWORD_CHANGE_
 export function passwordChangeThrottle(user: { id: number; email: string }, ip: string): PasswordGuessThrottle {
   const perUser = [{ limit: PER_USER, key: String(user.id) }];
   return {
-    async blockedFor() {
-      const wait = Math.max((await loginBlockedFor(user.email, ip)) ?? 0, (await blockedFor(perUser)) ?? 0);
+    async reserve() {
+      // Both counted before the guess is checked (see takeLoginAttempt): a burst is held to the limits.
+      const waits = [await takeLoginAttempt(user.email, ip), await consume(perUser)];
+      const wait = Math.max(...waits.map((w) => w ?? 0));
       return wait > 0 ? wait : null;
-    },
-    async recordFailure() {
-      await recordLoginFailure(user.email, ip);
-      return consume(perUser);
     },
     async recordSuccess() {
       await recordLoginSuccess(user.email, ip);
+      await giveBack(perUser);
     },
   };
 }

@@ -1,9 +1,9 @@
 import { clientAddress } from "@/lib/http/client-address";
-import { blockedFor, clearCount, consume, type Limit } from "@/lib/http/rate-limit";
+import { clearCount, consume, giveBack, type Limit } from "@/lib/http/rate-limit";
 
 /**
  * Brute-force throttling of dashboard sign-in and sign-up, counted in the database (shared by every
- * instance). Sign-in failures are counted per e-mail *and address* (guessing one account's password
+ * instance). Sign-in attempts are counted (before the check; a right password gives its point back) per e-mail *and address* (guessing one account's password
  * from one place) and per address (trying many e-mails from one place). The lock is on the pair, so a
  * stranger's wrong passwords never lock the owner out from the owner's own address; the address
  * limit is higher because an office behind one NAT shares an address. The address is the peer of the
@@ -21,24 +21,29 @@ const ADDRESS: Limit = { name: "login-address", points: LOGIN_LIMITS.perAddress,
 const emailKey = (email: string) => email.trim().toLowerCase();
 const pairKey = (email: string, ip: string) => `${emailKey(email)}\n${ip}`;
 
-/** Seconds until this e-mail from this address (or this address at all) may try again, or null. */
-export async function loginBlockedFor(email: string, ip: string): Promise<number | null> {
-  return blockedFor([
-    { limit: PAIR, key: pairKey(email, ip) },
-    { limit: ADDRESS, key: ip },
-  ]);
+const loginHits = (email: string, ip: string) => [
+  { limit: PAIR, key: pairKey(email, ip) },
+  { limit: ADDRESS, key: ip },
+];
+
+/**
+ * Counts a sign-in attempt *before* its password is checked (one atomic upsert): the seconds to wait
+ * when this e-mail from this address, or this address, is over its limit, else null. Counting first
+ * is what makes the limit hold against a burst: requests in flight at once each take a point, so N
+ * parallel guesses cannot all pass a check made before any of them was counted. An attempt whose
+ * password turns out right gives its point back (recordLoginSuccess).
+ */
+export async function takeLoginAttempt(email: string, ip: string): Promise<number | null> {
+  return consume(loginHits(email, ip));
 }
 
-export async function recordLoginFailure(email: string, ip: string): Promise<void> {
-  await consume([
-    { limit: PAIR, key: pairKey(email, ip) },
-    { limit: ADDRESS, key: ip },
-  ]);
-}
-
-/** A correct password clears the pair's count (not the address's: one success must not reset a sweep). */
+/**
+ * A correct password: clears the pair's count, and gives back the address's point this attempt took
+ * (successes are not failures; one success must not reset a sweep across e-mails).
+ */
 export async function recordLoginSuccess(email: string, ip: string): Promise<void> {
   await clearCount(PAIR, pairKey(email, ip));
+  await giveBack([{ limit: ADDRESS, key: ip }]);
 }
 
 /** The client's address (see lib/http/client-address.ts): X-Forwarded-For only from TRUSTED_PROXIES. */

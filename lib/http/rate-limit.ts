@@ -94,6 +94,18 @@ export async function blockedFor(hits: Hit[], nowMs = Date.now()): Promise<numbe
   return wait;
 }
 
+/**
+ * Gives back one point of each of these limits taken by `consume` in the current window (an attempt
+ * counted before it was checked, that turned out not to be a failure). Never below zero.
+ */
+export async function giveBack(hits: Hit[]): Promise<void> {
+  if (!hits.length) return;
+  const keys = hits.map(({ limit, key }) => storedKey(limit, key));
+  await getDb().execute(sql`
+    update rate_limit_counters set hits = greatest(hits - 1, 0)
+    where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)}) and expires_at > now()`);
+}
+
 /** Forgets a key's count (a correct password clears its failures). */
 export async function clearCount(limit: Limit, key: string): Promise<void> {
   await getDb().execute(sql`delete from rate_limit_counters where key = ${storedKey(limit, key)}`);

@@ -91,11 +91,15 @@ test("the cash-out page lists the cash-out's webhook deliveries, and one can be 
   await expect(page.getByRole("button", { name: "Reenviar" })).toHaveCount(0);
 });
 
-test("a merchant changes the login password, signs out, and signs in with the new one", async ({ page }) => {
+test("a merchant changes the login password, signs out, and signs in with the new one", async ({ page, browser }) => {
   test.setTimeout(90_000);
   await page.setViewportSize(DESKTOP);
   const merchant = await signUp(page, "Loja Senha Nova Ltda");
   const newPassword = "outra-senha-forte-2026";
+  // A session open elsewhere (another browser) before the change.
+  const elsewhere = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const other = await elsewhere.newPage();
+  await signIn(other, merchant.email, merchant.password);
 
   await page.setViewportSize(PHONE_390);
   await page.goto("/dashboard/settings");
@@ -126,13 +130,19 @@ test("a merchant changes the login password, signs out, and signs in with the ne
 
   await page.setViewportSize(PHONE_390);
   await fill(merchant.password, newPassword, newPassword);
-  await expect(page.getByRole("status").filter({ hasText: "Senha alterada." })).toHaveText("Senha alterada. Use a nova senha na próxima vez que entrar.");
+  await expect(page.getByRole("status").filter({ hasText: "Senha alterada." })).toHaveText(
+    "Senha alterada. As sessões abertas em outros aparelhos foram encerradas.",
+  );
   // The form is emptied: no password stays on the page.
   await expect(page.getByLabel("Senha atual", { exact: true })).toHaveValue("");
   await expectAccessible(page, "password changed");
   await shot(page, "password-changed-phone");
 
-  // This session stays signed in; sign out, then the old password no longer opens the dashboard, the new one does.
+  // The other browser's session has ended; this one stays signed in. Sign out, then the old password
+  // no longer opens the dashboard, the new one does.
+  await other.goto("/dashboard/settings");
+  await expect(other).toHaveURL(/\/login/);
+  await elsewhere.close();
   await page.goto("/dashboard/settings");
   await expect(page.getByRole("heading", { level: 1, name: "Configurações" })).toBeVisible();
   await signOut(page);

@@ -98,6 +98,26 @@ describe("changing the dashboard password", () => {
     await expect(authorizeDashboardLogin({ email: target.email, password: PASSWORD }, { [PEER_HEADER]: ip })).rejects.toThrow(THROTTLED_PREFIX);
   });
 
+  it("holds guesses sent at once to the limit: each is counted before it is checked", async () => {
+    const target = await merchant();
+    const guess = (i: number) =>
+      changeDashboardPassword({ user: target }, { currentPassword: `chute-${i}`, newPassword: "nova-senha-789", confirmation: "nova-senha-789" }, "10.7.0.1");
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => guess(i)));
+    expect(answers.filter((a) => !a.ok && a.reason === "wrong_current")).toHaveLength(LOGIN_LIMITS.perAccountAndAddress);
+    expect(answers.filter((a) => !a.ok && a.reason === "throttled")).toHaveLength(15 - LOGIN_LIMITS.perAccountAndAddress);
+    const right = await changeDashboardPassword({ user: target }, { currentPassword: PASSWORD, newPassword: "nova-senha-789", confirmation: "nova-senha-789" }, "10.7.0.1");
+    expect(right).toMatchObject({ reason: "throttled" });
+    expect(await verifyDashboardLogin(target.email, PASSWORD)).not.toBeNull();
+  });
+
+  it("ends every session of the user: its session version moves on", async () => {
+    const target = await merchant();
+    const before = target.sessionVersion;
+    const r = await changeDashboardPassword({ user: target }, { currentPassword: PASSWORD, newPassword: "nova-senha-789", confirmation: "nova-senha-789" }, "10.8.0.1");
+    expect(r).toEqual({ ok: true });
+    expect((await verifyDashboardLogin(target.email, "nova-senha-789"))?.sessionVersion).toBe(before + 1);
+  });
+
   it(`throttles a session guessing from many addresses after ${PASSWORD_CHANGE_LIMIT.perUser} wrong current passwords`, async () => {
     const target = await merchant();
     const tryFrom = (currentPassword: string, i: number) =>

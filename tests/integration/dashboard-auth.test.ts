@@ -69,6 +69,24 @@ describe("dashboard sign-in (next-auth credentials authorize)", () => {
     expect(await authorizeDashboardLogin({ email: "vitima@example.com", password: PASSWORD }, headers("203.0.113.8"))).not.toBeNull();
   });
 
+  it(`holds a burst of guesses sent at once to ${LOGIN_LIMITS.perAccountAndAddress}: each is counted before its password is checked`, async () => {
+    await merchant("rajada@example.com");
+    const answers = await Promise.allSettled(
+      Array.from({ length: 15 }, (_, i) => authorizeDashboardLogin({ email: "rajada@example.com", password: `chute-${i}` }, headers("10.3.0.1"))),
+    );
+    const checked = answers.filter((a) => a.status === "fulfilled");
+    expect(checked).toHaveLength(LOGIN_LIMITS.perAccountAndAddress);
+    for (const a of answers.filter((x) => x.status === "rejected")) expect(String((a as PromiseRejectedResult).reason)).toContain(THROTTLED_PREFIX);
+    await expect(authorizeDashboardLogin({ email: "rajada@example.com", password: PASSWORD }, headers("10.3.0.1"))).rejects.toThrow(THROTTLED_PREFIX);
+  });
+
+  it("successful sign-ins do not use up an address's budget (an office behind one address signs in all day)", async () => {
+    await merchant("escritorio@example.com");
+    for (let i = 0; i < LOGIN_LIMITS.perAddress + 5; i++) {
+      expect(await authorizeDashboardLogin({ email: "escritorio@example.com", password: PASSWORD }, headers("203.0.113.20"))).not.toBeNull();
+    }
+  });
+
   it("takes the client address from the connection's peer, not from X-Forwarded-For (no trusted proxies configured)", () => {
     expect(clientIp({ [PEER_HEADER]: "198.51.100.9", "x-forwarded-for": "1.2.3.4" })).toBe("198.51.100.9");
     expect(clientIp({ [PEER_HEADER]: "::ffff:10.0.0.3" })).toBe("10.0.0.3");

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import bcrypt from "bcryptjs";
 import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
@@ -21,11 +21,12 @@ const BCRYPT_COST = 10;
  * into the auth layer.
  */
 export type PasswordGuessThrottle = {
-  /** Seconds until the form may be tried again, or null. Counts nothing. */
-  blockedFor(): Promise<number | null>;
-  /** Counts a wrong current password; the seconds to wait when that was one too many, else null. */
-  recordFailure(): Promise<number | null>;
-  /** The right current password: clears what the sign-in clears on success. */
+  /**
+   * Counts this guess before it is checked (so guesses sent at once cannot all pass a check none of
+   * them was counted in yet); the seconds to wait when it is one too many, else null.
+   */
+  reserve(): Promise<number | null>;
+  /** The right current password: gives the guess back, and clears what the sign-in clears on success. */
   recordSuccess(): Promise<void>;
 };
 
@@ -60,8 +61,8 @@ export const DEMO_PASSWORD_MESSAGE =
  * at the stored password are checked first and cost no attempt.
  *
  * The user is the session's; the row is read by its id and its account, never by anything the form
- * sends. Sessions are not touched: the one in use stays signed in, and so do others (signing out ends
- * every session of the user, see lib/auth/options.ts).
+ * sends. A change ends every session of the user (its session version moves on): someone who copied a
+ * session cookie is out with the old password. The caller keeps the user's own session.
  */
 export async function changeDashboardPassword(
   ctx: { user: Pick<DashboardUser, "id" | "companyId" | "email">; account: Pick<Account, "publicKey"> },
@@ -81,7 +82,7 @@ export async function changeDashboardPassword(
   if (!fieldErrors.newPassword && confirmation !== next) fieldErrors.confirmation = "As senhas não conferem.";
   if (Object.keys(fieldErrors).length) return { ok: false, reason: "invalid", message: "Revise os campos destacados.", fieldErrors };
 
-  const wait = await throttle.blockedFor();
+  const wait = await throttle.reserve();
   if (wait !== null) return throttled(wait);
 
   const mine = and(eq(users.id, ctx.user.id), eq(users.companyId, ctx.user.companyId));
@@ -89,8 +90,6 @@ export async function changeDashboardPassword(
   // Over the login's maximum, as verifyDashboardLogin: never sent to bcrypt, and wrong all the same.
   const right = !!row && current.length <= PASSWORD_MAX_LENGTH && (await bcrypt.compare(current, row.passwordHash));
   if (!row || !right) {
-    const after = await throttle.recordFailure();
-    if (after !== null) return throttled(after);
     return {
       ok: false,
       reason: "wrong_current",
@@ -99,17 +98,19 @@ export async function changeDashboardPassword(
     };
   }
 
+  await throttle.recordSuccess();
   const passwordHash = await bcrypt.hash(next, BCRYPT_COST);
   // Only over the hash just checked: a change made meanwhile (another tab) is not overwritten unseen.
+  // Every session of the user ends with the old password (a copied cookie too): the caller issues
+  // its own session again (lib/auth/reissue-session.ts), as a secret key rotation does.
   const updated = await getDb()
     .update(users)
-    .set({ passwordHash })
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
     .where(and(mine, eq(users.passwordHash, row.passwordHash)))
     .returning({ id: users.id });
   if (!updated.length) {
     return { ok: false, reason: "conflict", message: "A senha mudou enquanto você digitava. Recarregue a página e tente de novo." };
   }
-  await throttle.recordSuccess();
   return { ok: true };
 }
 

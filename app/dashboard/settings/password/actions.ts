@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
 import { clientIp } from "@/lib/auth/throttle";
 import { passwordChangeThrottle } from "@/lib/auth/password-change-throttle";
+import { reissueOwnSession } from "@/lib/auth/reissue-session";
 import { changeDashboardPassword } from "@/lib/services/accounts/change-password";
 
 /**
@@ -22,7 +23,11 @@ export async function changePasswordAction(_prev: ActionState, formData: FormDat
       { currentPassword: text("currentPassword"), newPassword: text("newPassword"), confirmation: text("confirmation") },
       passwordChangeThrottle(ctx.user, clientIp(await headers())),
     );
-    if (r.ok) return { status: "ok", message: "Senha alterada. Use a nova senha na próxima vez que entrar." };
+    if (r.ok) {
+      // Every other session ended with the change; this one goes on.
+      await reissueOwnSession(ctx.user.id);
+      return { status: "ok", message: "Senha alterada. As sessões abertas em outros aparelhos foram encerradas." };
+    }
     return { status: "error", message: r.message, fieldErrors: r.fieldErrors as Record<string, string> | undefined };
   });
 }

@@ -26,8 +26,7 @@ export default async function PasswordPage() {
           <>
             <PasswordForm email={ctx.user.email} minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} />
             <p className={`${ui.small} ${ui.muted}`} style={{ margin: "16px 0 0" }}>
-              Esta sessão continua aberta depois da troca. Sessões abertas em outros aparelhos também continuam até expirarem; para
-              encerrar todas de uma vez, use <strong>Sair</strong>: sair encerra todas as sessões deste login.
+              Trocar a senha encerra as sessões deste login abertas em outros aparelhos e navegadores; esta continua aberta.
             </p>
           </>
         )}
