@@ -8,21 +8,10 @@ import { isPendingPastExpiry, offeredSandboxMoves } from "@/lib/domain/sandbox-o
 import type { TransactionStatus } from "@/lib/domain/status";
 import type { ServiceContext } from "../context";
 import { listTransactionWebhooks } from "../webhooks/list-transaction-webhooks";
-import type { WebhookEventView } from "../webhooks/webhook-view";
+import { dashboardWebhookItems, type DashboardWebhookItem } from "../webhooks/dashboard-webhook-items";
 import { getTransaction } from "./get-transaction";
 import { getTransactionTimeline, type TimelineEntry } from "./transaction-timeline";
 import { secureUrlOf, type TransactionRow } from "./transaction-view";
-
-/** A webhook event as the dashboard shows it, with what the merchant may do with it. */
-export type TransactionWebhookItem = WebhookEventView & {
-  /**
-   * Only the event that holds the others (or a failed one) may be skipped: skipping one that
-   * merely waits frees nothing.
-   */
-  skippable: boolean;
-  /** The next attempt is due now (its time has come), rather than at `nextAttemptAt`. */
-  nextAttemptDue: boolean;
-};
 
 /** Timeline causes whose entry shows an amount (refunds and PSP events). */
 function showsAmount(e: TimelineEntry): boolean {
@@ -47,7 +36,7 @@ export type TransactionDetail = {
   /** Sandbox moves offered (none in live mode), in the table's order. */
   sandboxMoves: TransactionStatus[];
   timeline: (TimelineEntry & { showAmount: boolean })[];
-  webhooks: TransactionWebhookItem[];
+  webhooks: DashboardWebhookItem[];
 };
 
 async function lastPspRefundFailure(transactionId: number, db: Queryable): Promise<TransactionDetail["pspRefundFailed"]> {
@@ -82,10 +71,6 @@ export async function getTransactionDetail(
     expired: isPendingPastExpiry(t, ctx.now),
     sandboxMoves: offeredSandboxMoves(t, ctx.now),
     timeline: timeline.map((e) => ({ ...e, showAmount: showsAmount(e) })),
-    webhooks: webhooks.map((e) => ({
-      ...e,
-      skippable: (e.deliveryState === "pending" && e.waitingForEventId === null) || e.deliveryState === "failed",
-      nextAttemptDue: e.nextAttemptAt !== null && new Date(e.nextAttemptAt).getTime() <= ctx.now.getTime(),
-    })),
+    webhooks: dashboardWebhookItems(webhooks, ctx.now),
   };
 }

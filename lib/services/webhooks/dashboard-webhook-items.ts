@@ -11,7 +11,7 @@ export type DashboardWebhookItem = WebhookEventView & {
   nextAttemptDue: boolean;
 };
 
-/** The events with the rules of what the dashboard offers on each (the same as the transaction page's). */
+/** The events with the rules of what the dashboard offers on each (transaction and cash-out pages). */
 export function dashboardWebhookItems(events: WebhookEventView[], now: Date): DashboardWebhookItem[] {
   return events.map((e) => ({
     ...e,
