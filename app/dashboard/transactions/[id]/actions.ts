@@ -8,8 +8,7 @@ import { formatBRL } from "@/lib/domain/money";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
 import { askPspForRefund } from "@/lib/services/psp/api-pix-refunds";
 import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
-import { redeliverEvent } from "@/lib/services/webhooks/redeliver-event";
-import { skipWebhookEvent } from "@/lib/services/webhooks/skip-webhook-event";
+import { redeliverFromForm, skipFromForm } from "../../webhook-event-form";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
 import { parseId } from "@/lib/core/ids";
@@ -81,32 +80,14 @@ export async function sandboxMoveAction(_prev: ActionState, formData: FormData):
   });
 }
 
+const TRANSACTION = { subjectField: "transactionId", pageOf: (id: string) => `/dashboard/transactions/${id}` } as const;
+
 /** Sends a webhook event again now (logged as a manual attempt). */
 export async function redeliverAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
-  return dashboardAction(async (ctx) => {
-    const eventId = idOf(formData.get("eventId"));
-    const transactionId = idOf(formData.get("transactionId"));
-    if (!eventId) return { status: "error", message: "Evento inválido." };
-    const r = await redeliverEvent(ctx, eventId);
-    if (transactionId) revalidatePath(`/dashboard/transactions/${transactionId}`);
-    const last = r.attempts[r.attempts.length - 1];
-    return r.delivered
-      ? { status: "ok", message: `Reenviado com sucesso (HTTP ${last?.httpStatus ?? "2xx"}).` }
-      : {
-          status: "error",
-          message: `O reenvio falhou: ${last?.httpStatus ? `HTTP ${last.httpStatus}` : (last?.error ?? "sem resposta")}.`,
-        };
-  });
+  return dashboardAction((ctx) => redeliverFromForm(ctx, formData, TRANSACTION));
 }
 
 /** Gives a pending or failed webhook event up, releasing the events queued behind it. */
 export async function skipAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
-  return dashboardAction(async (ctx) => {
-    const eventId = idOf(formData.get("eventId"));
-    const transactionId = idOf(formData.get("transactionId"));
-    if (!eventId) return { status: "error", message: "Evento inválido." };
-    await skipWebhookEvent(ctx, eventId);
-    if (transactionId) revalidatePath(`/dashboard/transactions/${transactionId}`);
-    return { status: "ok", message: "Evento abandonado; os seguintes seguem." };
-  });
+  return dashboardAction((ctx) => skipFromForm(ctx, formData, TRANSACTION));
 }
