@@ -73,3 +73,29 @@ export const users = pgTable(
   },
   (t) => [uniqueIndex("users_email_idx").on(sql`lower(${t.email})`)],
 );
+
+/**
+ * Invitations to a merchant's team (dashboard Configurações → Equipe; lib/services/accounts/team.ts).
+ * The token is shown once to the inviter as a link; only its SHA-256 is kept. Accepting deletes the row
+ * in the transaction that creates the user (`DELETE ... RETURNING`), so a token is used at most once.
+ * One pending invitation per e-mail and account: inviting again replaces it.
+ */
+export const teamInvitations = pgTable(
+  "team_invitations",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: bigint({ mode: "number" }).notNull().references(() => companies.id),
+    email: text().notNull(),
+    name: text().notNull(),
+    /** SHA-256 (hex) of the token in the link. */
+    tokenHash: text().notNull(),
+    /** Who invited (a user id; no foreign key: a removed user's invitations stay valid until they expire). */
+    invitedBy: bigint({ mode: "number" }),
+    expiresAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
+    createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("team_invitations_token_hash_idx").on(t.tokenHash),
+    uniqueIndex("team_invitations_company_email_idx").on(t.companyId, sql`lower(${t.email})`),
+  ],
+);
