@@ -23,6 +23,11 @@ export const companies = pgTable("companies", {
   webhookSecretEnc: text().notNull(),
   livemode: boolean().notNull().default(false),
   /**
+   * The default webhook URL (dashboard, Desenvolvedores): a transaction or cash-out created without a
+   * postbackUrl takes it (lib/services/accounts/default-webhook-url.ts). Null: none.
+   */
+  webhookUrl: text(),
+  /**
    * Card installments the merchant offers (dashboard "Parcelamento"; lib/domain/installments.ts): up
    * to `installmentMax`, the first `installmentInterestFree` without interest, the others at
    * `installmentMonthlyRateBp` basis points a month (Price table) paid by the payer. The defaults are
