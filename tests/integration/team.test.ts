@@ -1,0 +1,279 @@
+/**
+ * A merchant's team (lib/services/accounts/team.ts): invitations (token hashed, 48 h, one per e-mail,
+ * the 20-person cap), their acceptance (once, even two at once; expired, unknown or used refused
+ * alike; guesses throttled per address in the database), and removal (ends the removed login's
+ * sign-in and sessions; never oneself nor the last; scoped by account).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { createAccount, findAccountById } from "@/lib/services/accounts/accounts";
+import { findDashboardUser, verifyDashboardLogin, type DashboardUser } from "@/lib/services/accounts/dashboard-users";
+import {
+  acceptInvitation,
+  cancelInvitation,
+  findInvitation,
+  INVALID_INVITATION_MESSAGE,
+  INVITATION_TTL_MS,
+  inviteTeamMember,
+  listTeam,
+  removeTeamMember,
+  TEAM_LIMIT,
+  type TeamContext,
+  type TokenGuessThrottle,
+} from "@/lib/services/accounts/team";
+import { INVITE_TOKEN_LIMIT, inviteTokenThrottle } from "@/lib/auth/invite-throttle";
+import { getDb } from "@/lib/db/client";
+import { teamInvitations, users } from "@/lib/db/schema";
+import { randomCpf } from "@/tests/helpers/accounts";
+import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
+
+const PASSWORD = "senha-forte-123";
+let n = 0;
+/** A fresh address per use: the throttle's counts of one test never reach another's. */
+const ip = () => `10.77.${Math.floor(n / 250) % 250}.${(n++ % 250) + 1}`;
+const free = (): TokenGuessThrottle => inviteTokenThrottle(ip());
+const uniqueEmail = (tag: string) => `${tag}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** A merchant with one login, as the dashboard session sees it. */
+async function merchant(): Promise<TeamContext & { user: DashboardUser }> {
+  const email = uniqueEmail("dono");
+  const created = await createAccount({ name: "Loja Equipe", document: randomCpf(), email, password: PASSWORD });
+  const user = (await verifyDashboardLogin(email, PASSWORD))!;
+  const account = (await findAccountById(created.companyId))!;
+  return { account, user, now: new Date() };
+}
+
+async function invite(ctx: TeamContext, email = uniqueEmail("colega"), name = "Maria Colega") {
+  const r = await inviteTeamMember(ctx, { name, email });
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+const accept = (token: string, password = PASSWORD, throttle = free(), now?: Date) =>
+  acceptInvitation(token, { name: "Maria Colega", password, confirmation: password }, throttle, now);
+
+describe("inviting a colleague", () => {
+  let owner: Awaited<ReturnType<typeof merchant>>;
+  beforeAll(async () => {
+    owner = await merchant();
+  });
+
+  it("gives a 32-byte base64url token once, as a link, and stores only its SHA-256 and a 48-hour expiry", async () => {
+    const email = uniqueEmail("Colega").toUpperCase();
+    const r = await invite(owner, email);
+    expect(r.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(r.token, "base64url")).toHaveLength(32);
+    expect(r.link).toBe(`http://localhost:3000/convite/${r.token}`);
+    const [row] = await getDb().select().from(teamInvitations).where(eq(teamInvitations.id, r.invitation.id));
+    expect(row.tokenHash).toBe(createHash("sha256").update(r.token).digest("hex"));
+    expect(JSON.stringify(row)).not.toContain(r.token);
+    expect(row.email).toBe(email.toLowerCase());
+    expect(row.expiresAt.getTime() - owner.now.getTime()).toBe(INVITATION_TTL_MS);
+    expect(INVITATION_TTL_MS).toBe(48 * 3600 * 1000);
+    const team = await listTeam(owner);
+    expect(team.members).toEqual([expect.objectContaining({ id: owner.user.id, you: true })]);
+    expect(team.invitations.map((i) => i.email)).toContain(email.toLowerCase());
+  });
+
+  it("refuses an e-mail that already signs in, in this account or another, with a clear message", async () => {
+    const r1 = await inviteTeamMember(owner, { name: "Eu Mesmo", email: owner.user.email.toUpperCase() });
+    expect(r1).toMatchObject({ ok: false, reason: "email_in_use", message: "Este e-mail já faz parte da equipe." });
+    const other = await merchant();
+    const r2 = await inviteTeamMember(owner, { name: "De Outra Conta", email: other.user.email });
+    expect(r2).toMatchObject({ ok: false, reason: "email_in_use", message: "Este e-mail já é usado para entrar em outra conta do Arara." });
+    expect(r2.ok === false && r2.fieldErrors?.email).toBeTruthy();
+  });
+
+  it("refuses a bad name or e-mail field by field", async () => {
+    const r = await inviteTeamMember(owner, { name: " ", email: "nao-e-email" });
+    expect(r).toMatchObject({ ok: false, reason: "invalid", fieldErrors: { name: expect.any(String), email: "Informe um e-mail válido." } });
+  });
+
+  it("inviting the same e-mail again replaces the pending invitation: the earlier link stops working", async () => {
+    const email = uniqueEmail("repetido");
+    const first = await invite(owner, email);
+    const second = await invite(owner, email.toUpperCase(), "Nome Novo");
+    const pending = (await listTeam(owner)).invitations.filter((i) => i.email === email);
+    expect(pending).toEqual([expect.objectContaining({ id: second.invitation.id, name: "Nome Novo" })]);
+    expect(await accept(first.token)).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+    expect(await accept(second.token)).toMatchObject({ ok: true, email });
+  });
+});
+
+describe("accepting an invitation", () => {
+  it("creates the login in the inviting account, which can then sign in; the token works once", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const seen = await findInvitation(inv.token, free());
+    expect(seen).toMatchObject({ ok: true, invitation: { email: inv.invitation.email, name: "Maria Colega", companyName: "Loja Equipe" } });
+    const r = await accept(inv.token);
+    expect(r).toMatchObject({ ok: true, email: inv.invitation.email, companyId: owner.account.id });
+    const colleague = await verifyDashboardLogin(inv.invitation.email, PASSWORD);
+    expect(colleague).toMatchObject({ companyId: owner.account.id, name: "Maria Colega" });
+    expect((await listTeam(owner)).members.map((m) => m.email)).toEqual([owner.user.email, inv.invitation.email]);
+    expect((await listTeam(owner)).invitations).toEqual([]);
+    // Used: the page and a second acceptance say the same as for an unknown token.
+    expect(await findInvitation(inv.token, free())).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+    expect(await accept(inv.token, "outra-senha-999")).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+    expect(await verifyDashboardLogin(inv.invitation.email, "outra-senha-999")).toBeNull();
+  });
+
+  it("two acceptances of one token at once: exactly one login is created", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const results = await Promise.all([accept(inv.token, "senha-da-aba-1"), accept(inv.token, "senha-da-aba-2"), accept(inv.token, "senha-da-aba-3")]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "invalid")).toBe(true);
+    const rows = await getDb().select().from(users).where(eq(users.email, inv.invitation.email));
+    expect(rows).toHaveLength(1);
+    const winner = results.findIndex((r) => r.ok) + 1;
+    expect(await verifyDashboardLogin(inv.invitation.email, `senha-da-aba-${winner}`)).not.toBeNull();
+  });
+
+  it("an expired token is refused with the same message, and creates nothing", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const later = new Date(owner.now.getTime() + INVITATION_TTL_MS);
+    expect(await findInvitation(inv.token, free(), later)).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+    expect(await accept(inv.token, PASSWORD, free(), later)).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+    expect(await verifyDashboardLogin(inv.invitation.email, PASSWORD)).toBeNull();
+    // Not yet expired a second before.
+    expect(await findInvitation(inv.token, free(), new Date(later.getTime() - 1000))).toMatchObject({ ok: true });
+  });
+
+  it("an unknown or malformed token is refused with the same message", async () => {
+    for (const token of ["x".repeat(43), "curto", "", "../../etc/passwd"]) {
+      expect(await findInvitation(token, free())).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+      expect(await accept(token)).toMatchObject({ ok: false, reason: "invalid", message: INVALID_INVITATION_MESSAGE });
+    }
+  });
+
+  it("follows the sign-up's password rules, and a field error does not use the invitation", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const short = await acceptInvitation(inv.token, { name: "Maria", password: "curta", confirmation: "curta" }, free());
+    expect(short).toMatchObject({ ok: false, reason: "fields", fieldErrors: { password: "A senha precisa de pelo menos 8 caracteres." } });
+    const differ = await acceptInvitation(inv.token, { name: "Maria", password: "senha-longa-1", confirmation: "senha-longa-2" }, free());
+    expect(differ).toMatchObject({ ok: false, reason: "fields", fieldErrors: { confirmation: "As senhas não conferem." } });
+    expect(await accept(inv.token)).toMatchObject({ ok: true });
+  });
+
+  it("an e-mail that signed up elsewhere meanwhile is refused clearly, and the invitation stays", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    await createAccount({ name: "Loja Paralela", document: randomCpf(), email: inv.invitation.email, password: PASSWORD });
+    const r = await accept(inv.token, "senha-do-convite");
+    expect(r).toMatchObject({ ok: false, reason: "email_in_use" });
+    expect((await listTeam(owner)).invitations.map((i) => i.id)).toEqual([inv.invitation.id]);
+  });
+
+  it("guesses are throttled per address in the database, counted before the look-up; a right token gives its try back", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const address = ip();
+    // A right token costs nothing.
+    for (let i = 0; i < INVITE_TOKEN_LIMIT.perAddress + 2; i++) expect(await findInvitation(inv.token, inviteTokenThrottle(address))).toMatchObject({ ok: true });
+    // Wrong guesses, sent at once: no more than the limit are looked up.
+    const guesses = await Promise.all(
+      Array.from({ length: INVITE_TOKEN_LIMIT.perAddress + 5 }, (_, i) => findInvitation(`${"g".repeat(40)}${String(i).padStart(3, "0")}`, inviteTokenThrottle(address))),
+    );
+    expect(guesses.filter((g) => !g.ok && g.reason === "invalid")).toHaveLength(INVITE_TOKEN_LIMIT.perAddress);
+    expect(guesses.filter((g) => !g.ok && g.reason === "throttled")).toHaveLength(5);
+    // Locked now, even for the right token (the address cannot tell which are right); another address is not.
+    const locked = await accept(inv.token, PASSWORD, inviteTokenThrottle(address));
+    expect(locked).toMatchObject({ ok: false, reason: "throttled", message: expect.stringMatching(/^Muitas tentativas com convites inválidos .* tente de novo em 15 minutos\.$/) });
+    expect(await accept(inv.token, PASSWORD, inviteTokenThrottle(ip()))).toMatchObject({ ok: true });
+  });
+});
+
+describe("removing a colleague", () => {
+  async function teamOfTwo() {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    await accept(inv.token);
+    const colleague = (await verifyDashboardLogin(inv.invitation.email, PASSWORD))!;
+    return { owner, colleague };
+  }
+
+  it("ends the removed login's sign-in and every session at once", async () => {
+    const { owner, colleague } = await teamOfTwo();
+    // The colleague's session as issued at sign-in: the check of lib/auth/session.ts finds the user and its version.
+    const before = await findDashboardUser(colleague.id);
+    expect(before?.user.sessionVersion).toBe(colleague.sessionVersion);
+    expect(await removeTeamMember(owner, colleague.id)).toMatchObject({ ok: true, removed: { id: colleague.id, email: colleague.email } });
+    // No user any more: the session check finds nothing (whatever version the cookie carries), and the password no longer signs in.
+    expect(await findDashboardUser(colleague.id)).toBeNull();
+    expect(await verifyDashboardLogin(colleague.email, PASSWORD)).toBeNull();
+    expect((await listTeam(owner)).members.map((m) => m.id)).toEqual([owner.user.id]);
+    // The owner's own session goes on.
+    expect((await findDashboardUser(owner.user.id))?.user.sessionVersion).toBe(owner.user.sessionVersion);
+  });
+
+  it("never removes oneself nor the last login", async () => {
+    const owner = await merchant();
+    expect(await removeTeamMember(owner, owner.user.id)).toMatchObject({ ok: false, reason: "self" });
+    const { owner: a, colleague } = await teamOfTwo();
+    const b: TeamContext = { account: a.account, user: colleague, now: new Date() };
+    expect(await removeTeamMember(b, colleague.id)).toMatchObject({ ok: false, reason: "self" });
+    // Each removes the other at once: one wins, the account keeps one login.
+    const both = await Promise.all([removeTeamMember(a, colleague.id), removeTeamMember(b, a.user.id)]);
+    expect(both.filter((r) => r.ok)).toHaveLength(1);
+    expect((await listTeam(a)).members).toHaveLength(1);
+  });
+
+  it("another account's user or invitation is not found, and nothing changes (BOLA)", async () => {
+    const { owner, colleague } = await teamOfTwo();
+    const stranger = await merchant();
+    const theirInvite = await invite(stranger);
+    expect(await removeTeamMember(owner, stranger.user.id)).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await removeTeamMember(stranger, colleague.id)).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await cancelInvitation(owner, theirInvite.invitation.id)).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await findDashboardUser(stranger.user.id)).not.toBeNull();
+    expect(await findDashboardUser(colleague.id)).not.toBeNull();
+    expect((await listTeam(stranger)).invitations.map((i) => i.id)).toEqual([theirInvite.invitation.id]);
+    // The owner's list shows nothing of the stranger's.
+    const mine = await listTeam(owner);
+    expect(mine.members.map((m) => m.id).sort()).toEqual([owner.user.id, colleague.id].sort());
+    expect(mine.invitations).toEqual([]);
+  });
+
+  it("cancelling an invitation ends its link", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    expect(await cancelInvitation(owner, inv.invitation.id)).toEqual({ ok: true });
+    expect(await cancelInvitation(owner, inv.invitation.id)).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await accept(inv.token)).toMatchObject({ ok: false, reason: "invalid" });
+  });
+});
+
+describe("the team's cap and the demo account", () => {
+  it(`holds at most ${TEAM_LIMIT} users and pending invitations, even when invited at once`, async () => {
+    const owner = await merchant();
+    // 1 user + 4 accepted + the rest pending, invited all at once with a few too many.
+    for (let i = 0; i < 4; i++) await accept((await invite(owner)).token);
+    const results = await Promise.all(Array.from({ length: TEAM_LIMIT - 5 + 3 }, () => inviteTeamMember(owner, { name: "Mais Uma", email: uniqueEmail("cap") })));
+    expect(results.filter((r) => r.ok)).toHaveLength(TEAM_LIMIT - 5);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]).toMatchObject({ reason: "limit", message: expect.stringContaining(`limite de ${TEAM_LIMIT} pessoas`) });
+    const team = await listTeam(owner);
+    expect(team.members.length + team.invitations.length).toBe(TEAM_LIMIT);
+    // Accepting a pending one keeps the count; re-inviting a pending e-mail replaces it (not one more).
+    const pending = team.invitations[0];
+    expect(await inviteTeamMember(owner, { name: "Outra Vez", email: pending.email })).toMatchObject({ ok: true });
+    // Cancelling frees a place.
+    const again = (await listTeam(owner)).invitations[0];
+    await cancelInvitation(owner, again.id);
+    expect(await inviteTeamMember(owner, { name: "Agora Cabe", email: uniqueEmail("cabe") })).toMatchObject({ ok: true });
+  });
+
+  it("the shared demo account's team cannot be changed", async () => {
+    await ensureDemoMerchant();
+    const user = (await verifyDashboardLogin(DEMO.email, DEMO.password))!;
+    const account = (await findAccountById(user.companyId))!;
+    const ctx = { account, user, now: new Date() };
+    expect(await inviteTeamMember(ctx, { name: "Visitante", email: uniqueEmail("demo") })).toMatchObject({ ok: false, reason: "demo" });
+    expect(await removeTeamMember(ctx, user.id + 1)).toMatchObject({ ok: false, reason: "demo" });
+  });
+});
