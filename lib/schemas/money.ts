@@ -79,7 +79,7 @@ export const CashOutRequest = z
     postbackUrl: httpUrl
       .nullish()
       .transform((v) => v || null)
-      .meta({ description: "Receives a `cash_out` webhook on each status change" }),
+      .meta({ description: "Receives a `cash_out` webhook on each status change; without it, the account's default webhook URL (dashboard, Desenvolvedores), if set" }),
     source: z
       .enum(CASH_OUT_SOURCES, { error: () => "must be arara or psp" })
       .nullish()

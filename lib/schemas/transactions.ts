@@ -232,7 +232,7 @@ export const CreateTransactionRequest = z
     postbackUrl: httpUrl
       .nullish()
       .transform((v) => v || null)
-      .meta({ description: "Receives a webhook on each status change (http:// or https://)" }),
+      .meta({ description: "Receives a webhook on each status change (http:// or https://); without it, the account's default webhook URL (dashboard, Desenvolvedores), if set" }),
     returnUrl: httpUrl
       .nullish()
       .transform((v) => v || null)

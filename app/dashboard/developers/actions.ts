@@ -5,6 +5,7 @@ import { dashboardAction, type ActionState } from "@/lib/auth/action";
 import { revealWebhookSecret, rotateSecretKey, rotateWebhookSecret } from "@/lib/services/accounts/accounts";
 import { getLogger } from "@/lib/logger";
 import { reissueOwnSession } from "@/lib/auth/reissue-session";
+import { updateDefaultWebhookUrl } from "@/lib/services/accounts/default-webhook-url";
 
 /** Revokes the active secret key and issues a new one, returned this once. */
 export async function rotateSecretKeyAction(): Promise<ActionState<{ secretKey: string }>> {
@@ -28,5 +29,14 @@ export async function rotateWebhookSecretAction(): Promise<ActionState<{ secret:
     const secret = await rotateWebhookSecret(ctx.account.id);
     getLogger().info({ companyId: ctx.account.id, actor: ctx.actor }, "webhook secret rotated");
     return { status: "ok", data: { secret } };
+  });
+}
+
+/** The account's default webhook URL (empty: none): for charges and cash-outs created without a postbackUrl. */
+export async function updateWebhookUrlAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const url = await updateDefaultWebhookUrl(ctx, formData.get("webhookUrl"));
+    revalidatePath("/dashboard/developers");
+    return { status: "ok", message: url ? "URL de webhook salva. Vale para as transações e saques criados a partir de agora." : "URL de webhook removida." };
   });
 }

@@ -9,6 +9,7 @@ import { Badge } from "@/components/dashboard/Badge";
 import { formatDateTime } from "@/components/dashboard/format";
 import { SecretKeyRotation } from "./SecretKeyRotation";
 import { WebhookSecret } from "./WebhookSecret";
+import { WebhookUrlForm } from "./WebhookUrlForm";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Desenvolvedores" };
@@ -67,7 +68,9 @@ export default async function DevelopersPage() {
         </section>
 
         <section className={ui.card} aria-labelledby="webhooks">
-          <h2 id="webhooks">Assinatura dos webhooks</h2>
+          <h2 id="webhooks">Webhooks</h2>
+          <WebhookUrlForm initial={ctx.account.webhookUrl} />
+          <h3 style={{ margin: "8px 0 0", fontSize: "1rem" }}>Assinatura</h3>
           <p className={`${ui.small} ${ui.muted}`} style={{ marginTop: -6 }}>
             Cada notificação leva os cabeçalhos <code>webhook-id</code>, <code>webhook-timestamp</code> e{" "}
             <code>webhook-signature</code> (HMAC-SHA256 de <code>id.timestamp.corpo</code>, padrão Standard Webhooks).

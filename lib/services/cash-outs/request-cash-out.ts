@@ -14,6 +14,7 @@ import { checkPostbackUrl } from "@/lib/webhooks/ssrf";
 import type { CashOutRow } from "./cash-out-view";
 import type { ServiceContext } from "../context";
 import { ServiceError, validation } from "../errors";
+import { postbackUrlFor } from "../accounts/default-webhook-url";
 
 /**
  * Requests a PIX transfer out of the available balance. The amount plus the account's cash-out fee
@@ -63,7 +64,8 @@ export async function requestCashOut(ctx: ServiceContext, input: CashOutInput, o
     pixKeyType: key.type,
     description: req.description ?? null,
     externalRef: req.externalRef ?? null,
-    postbackUrl: req.postbackUrl ?? null,
+    // Its own, else the account's default (dashboard, Desenvolvedores).
+    postbackUrl: postbackUrlFor(ctx.account, req.postbackUrl),
     processor: route.processor,
     nextStepAt: ctx.now,
     createdAt: ctx.now,

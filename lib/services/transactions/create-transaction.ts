@@ -20,6 +20,7 @@ import { cardInstallmentOption, parseCreateTransaction } from "./parse-create-tr
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { boletoView, cardView, reportedFee, transactionResource, type TransactionRow } from "./transaction-view";
+import { postbackUrlFor } from "../accounts/default-webhook-url";
 
 const DAY_MS = 86_400_000;
 
@@ -179,7 +180,8 @@ function baseValues(ctx: ServiceContext, input: Request, processor: Processor, o
     metadataIsJson: input.metadata?.isJson ?? false,
     acquirerType: processor.name,
     externalRef: input.externalRef,
-    postbackUrl: input.postbackUrl,
+    // Its own, else the account's default (dashboard, Desenvolvedores).
+    postbackUrl: postbackUrlFor(ctx.account, input.postbackUrl),
     returnUrl: input.returnUrl,
     customer: {
       name: c.name,
