@@ -33,6 +33,9 @@ export default async function SettingsPage() {
             <Link href="/dashboard/settings/branding" className={`${ui.button} ${ui.secondary}`}>
               Marca do checkout
             </Link>
+            <Link href="/dashboard/settings/team" className={`${ui.button} ${ui.secondary}`}>
+              Equipe
+            </Link>
             <Link href="/dashboard/settings/password" className={`${ui.button} ${ui.secondary}`}>
               Senha de acesso
             </Link>
