@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import bcrypt from "bcryptjs";
+import { safeEqual } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import type { Account } from "../context";
@@ -50,7 +51,7 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
  * The demo merchant's password is published (the sign-in page shows it when DEMO_MERCHANT is on, and
  * the README): changing it would lock every other visitor of a shared demo out and make both wrong.
  */
-export const isDemoAccount = (account: Pick<Account, "publicKey">) => account.publicKey === DEMO.publicKey;
+export const isDemoAccount = (account: Pick<Account, "publicKey">) => safeEqual(account.publicKey, DEMO.publicKey);
 export const DEMO_PASSWORD_MESSAGE =
   "A senha da conta de demonstração é pública e não pode ser trocada: ela aparece na página de entrada. Para ter uma senha só sua, saia e crie a sua conta (Criar conta, na página de entrada).";
 

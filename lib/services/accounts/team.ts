@@ -23,6 +23,7 @@ import { sha256Hex } from "@/lib/crypto";
 import { getEnv } from "@/lib/env";
 import type { Account } from "../context";
 import { isDemoAccount, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./change-password";
+import { safeEqual } from "@/lib/crypto";
 
 /** Users plus pending invitations an account may have. */
 export const TEAM_LIMIT = 20;
@@ -227,7 +228,7 @@ export async function acceptInvitation(token: string, input: AcceptInput, thrott
   else if (name.length > 120) fieldErrors.name = "Use no máximo 120 caracteres.";
   if (password.length < PASSWORD_MIN_LENGTH) fieldErrors.password = `A senha precisa de pelo menos ${PASSWORD_MIN_LENGTH} caracteres.`;
   else if (password.length > PASSWORD_MAX_LENGTH) fieldErrors.password = `Use no máximo ${PASSWORD_MAX_LENGTH} caracteres.`;
-  else if (confirmation !== password) fieldErrors.confirmation = "As senhas não conferem.";
+  else if (!safeEqual(confirmation, password)) fieldErrors.confirmation = "As senhas não conferem.";
 
   const wait = await throttle.reserve();
   if (wait !== null) return throttled("throttled", wait);
