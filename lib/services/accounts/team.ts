@@ -19,11 +19,10 @@ import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { companies, teamInvitations, users } from "@/lib/db/schema";
-import { sha256Hex } from "@/lib/crypto";
+import { safeEqual, sha256Hex } from "@/lib/crypto";
 import { getEnv } from "@/lib/env";
 import type { Account } from "../context";
 import { isDemoAccount, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./change-password";
-import { safeEqual } from "@/lib/crypto";
 
 /** Users plus pending invitations an account may have. */
 export const TEAM_LIMIT = 20;
