@@ -14,7 +14,7 @@ export function WebhookUrlForm({ initial }: { initial: string | null }) {
   const [url, setUrl] = useState(initial ?? "");
   const errors = state.status === "error" ? state.fieldErrors : undefined;
   return (
-    <form action={formAction} className={ui.form} aria-label="URL de webhook padrão">
+    <form action={formAction} className={ui.form} aria-label="Webhook padrão" noValidate>
       <ActionAlert state={state} />
       <div className={ui.field}>
         <label htmlFor="webhookUrl">URL de webhook padrão</label>
