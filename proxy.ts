@@ -23,7 +23,7 @@ export function proxy(req: NextRequest) {
   // The hosted checkout: CSP with a per-request nonce and the other security headers.
   if (req.nextUrl.pathname.startsWith("/checkout/")) return checkoutProxy(req);
   const https = req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
-  if (!req.nextUrl.pathname.startsWith("/dashboard")) return withDashboardHeaders(NextResponse.next(), https); // /login, /signup
+  if (!req.nextUrl.pathname.startsWith("/dashboard")) return withDashboardHeaders(NextResponse.next(), https); // /login, /signup, /convite
   const hasSession = req.cookies.getAll().some((c) => SESSION_COOKIES.some((n) => c.name === n || c.name.startsWith(`${n}.`)));
   // Only page loads are redirected here: a server action (a POST) must reach its own session check,
   // which answers in the form the client expects; a redirect to the HTML sign-in page would break it.
@@ -35,4 +35,4 @@ export function proxy(req: NextRequest) {
   return NextResponse.redirect(login);
 }
 
-export const config = { matcher: ["/docs", "/dashboard", "/dashboard/:path*", "/login", "/signup", "/checkout/:path*"] };
+export const config = { matcher: ["/docs", "/dashboard", "/dashboard/:path*", "/login", "/signup", "/convite/:path*", "/checkout/:path*"] };

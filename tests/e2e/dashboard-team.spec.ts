@@ -75,7 +75,9 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   // The colleague, in another browser, opens the link.
   const other = await browser.newContext({ baseURL: new URL(page.url()).origin, locale: "pt-BR", timezoneId: "America/Sao_Paulo", viewport: PHONE_390 });
   const colleague = await other.newPage();
-  await colleague.goto(link);
+  const opened = await colleague.goto(link);
+  // Like the sign-in pages: not framable, and the token in its address is not sent on as a Referer.
+  expect(opened?.headers()["x-frame-options"]).toBe("DENY");
   await expect(colleague.getByRole("heading", { level: 1, name: "Entrar na equipe" })).toBeVisible();
   await expect(colleague.getByText("Loja Equipe Ltda")).toBeVisible();
   await expect(colleague.getByLabel("E-mail de acesso")).toHaveValue(colleagueEmail);
