@@ -70,8 +70,8 @@ export default async function DevelopersPage() {
         <section className={ui.card} aria-labelledby="webhooks">
           <h2 id="webhooks">Webhooks</h2>
           <WebhookUrlForm initial={ctx.account.webhookUrl} />
-          <h3 style={{ margin: "8px 0 0", fontSize: "1rem" }}>Assinatura</h3>
-          <p className={`${ui.small} ${ui.muted}`} style={{ marginTop: -6 }}>
+          <h3 style={{ margin: "12px 0 0", paddingTop: 16, borderTop: "1px solid #e2e8f0", fontSize: "1rem" }}>Assinatura</h3>
+          <p className={`${ui.small} ${ui.muted}`} style={{ margin: 0 }}>
             Cada notificação leva os cabeçalhos <code>webhook-id</code>, <code>webhook-timestamp</code> e{" "}
             <code>webhook-signature</code> (HMAC-SHA256 de <code>id.timestamp.corpo</code>, padrão Standard Webhooks).
           </p>
