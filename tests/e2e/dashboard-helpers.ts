@@ -102,6 +102,21 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/dashboard/${name}.png`, fullPage: true });
 }
 
+/** A phone 390 px wide (iPhone 12 to 15). */
+export const PHONE_390 = { width: 390, height: 844 };
+/** Where the screenshots to look at go, besides test-results/dashboard (SHOTS_DIR to change it). */
+const SHOTS = process.env.SHOTS_DIR || "test-results/dashboard";
+
+/** A full-page screenshot taken from the top (the phone layout's sticky header would otherwise be drawn over the middle), also to SHOTS_DIR. */
+export async function shotFromTop(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+  if (SHOTS !== "test-results/dashboard") {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  }
+}
+
 export { expectAccessible } from "./axe";
 
 /** The text of a money figure ("R$ 1.234,56") in a test id'd stat card. */

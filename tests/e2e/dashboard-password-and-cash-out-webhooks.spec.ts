@@ -3,28 +3,14 @@
  * "Reenviar"), as the transaction page does; and a merchant changes the login password in
  * Configurações → Senha de acesso, signs out, and signs in with the new one (the old one no longer works).
  */
-import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startReceiver, type Receiver } from "@/tests/helpers/webhook-receiver";
 import { DEMO } from "@/lib/services/accounts/demo-merchant";
-import { DESKTOP, basicAuth, createCharge, expectAccessible, screenshot, signIn, signOut, signUp } from "./dashboard-helpers";
+import { DESKTOP, PHONE_390, basicAuth, createCharge, expectAccessible, shotFromTop, signIn, signOut, signUp } from "./dashboard-helpers";
 
 test.use({ locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
 
-/** A phone 390 px wide (iPhone 12 to 15). */
-const PHONE_390 = { width: 390, height: 844 };
-/** Where the screenshots to look at go, besides test-results/dashboard (SHOTS_DIR to change it). */
-const SHOTS = process.env.SHOTS_DIR || "test-results/dashboard";
 
-async function shot(page: Page, name: string) {
-  // From the top: the phone layout's sticky header would otherwise be drawn over the middle of a full-page shot.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-  if (SHOTS !== "test-results/dashboard") {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-  }
-}
 
 let receiver: Receiver;
 test.beforeAll(async () => {
@@ -65,7 +51,7 @@ test("the cash-out page lists the cash-out's webhook deliveries, and one can be 
   await expect(events.nth(2)).toContainText("completed");
   await expect(events.nth(0)).toContainText("HTTP 200");
   await expectAccessible(page, "cash-out page with its webhooks");
-  await shot(page, "cash-out-webhooks-desktop");
+  await shotFromTop(page, "cash-out-webhooks-desktop");
 
   // "Reenviar" sends the event again now, as a manual attempt, and the page shows it.
   const before = hitsOf("pending");
@@ -81,7 +67,7 @@ test("the cash-out page lists the cash-out's webhook deliveries, and one can be 
   await page.reload();
   await expect(events).toHaveCount(3);
   await expectAccessible(page, "cash-out page with its webhooks, phone");
-  await shot(page, "cash-out-webhooks-phone");
+  await shotFromTop(page, "cash-out-webhooks-phone");
 
   // A cash-out without a postbackUrl says so, and lists nothing to send again.
   const bare = await request.post("/api/v1/cashOut/request", { headers: { authorization: basicAuth(merchant) }, data: { amount: 1_000, pixKey: "financeiro@example.com" } });
@@ -104,12 +90,12 @@ test("a merchant changes the login password, signs out, and signs in with the ne
   await page.setViewportSize(PHONE_390);
   await page.goto("/dashboard/settings");
   await expect(page.getByRole("link", { name: "Alterar senha" })).toHaveAttribute("href", "/dashboard/settings/password");
-  await shot(page, "settings-phone");
+  await shotFromTop(page, "settings-phone");
   await page.setViewportSize(DESKTOP);
   await page.getByRole("link", { name: "Senha de acesso" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Senha de acesso" })).toBeVisible();
   await expectAccessible(page, "password page");
-  await shot(page, "password-desktop");
+  await shotFromTop(page, "password-desktop");
 
   const fill = async (current: string, next: string, again: string) => {
     await page.getByLabel("Senha atual", { exact: true }).fill(current);
@@ -123,7 +109,7 @@ test("a merchant changes the login password, signs out, and signs in with the ne
   await expect(page.getByRole("alert").filter({ hasText: "não confere" })).toHaveText("A senha atual não confere. Nada foi alterado.");
   await expect(page.getByText("Senha atual incorreta.")).toBeVisible();
   await expect(page.getByLabel("Senha atual", { exact: true })).toHaveAttribute("aria-invalid", "true");
-  await shot(page, "password-wrong-current-desktop");
+  await shotFromTop(page, "password-wrong-current-desktop");
   // Typed differently twice.
   await fill(merchant.password, newPassword, `${newPassword}x`);
   await expect(page.getByText("As senhas não conferem.")).toBeVisible();
@@ -136,7 +122,7 @@ test("a merchant changes the login password, signs out, and signs in with the ne
   // The form is emptied: no password stays on the page.
   await expect(page.getByLabel("Senha atual", { exact: true })).toHaveValue("");
   await expectAccessible(page, "password changed");
-  await shot(page, "password-changed-phone");
+  await shotFromTop(page, "password-changed-phone");
 
   // The other browser's session has ended; this one stays signed in. Sign out, then the old password
   // no longer opens the dashboard, the new one does.
@@ -162,5 +148,5 @@ test("the demo merchant's published password cannot be changed, and the page say
   await expect(page.getByTestId("demo-password")).toContainText("A senha da conta de demonstração é pública e não pode ser trocada");
   await expect(page.getByRole("button", { name: "Alterar senha" })).toHaveCount(0);
   await expectAccessible(page, "password page of the demo merchant");
-  await shot(page, "password-demo-desktop");
+  await shotFromTop(page, "password-demo-desktop");
 });

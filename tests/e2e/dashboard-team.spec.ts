@@ -4,26 +4,12 @@
  * account's dashboard; the merchant removes them, and the colleague's next page load goes to the
  * sign-in page. The link, used once, then says the invitation is not valid.
  */
-import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
-import { DESKTOP, expectAccessible, screenshot, signUp } from "./dashboard-helpers";
+import { expect, test } from "@playwright/test";
+import { DESKTOP, PHONE_390, expectAccessible, shotFromTop, signUp } from "./dashboard-helpers";
 
 test.use({ locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
 
-/** A phone 390 px wide (iPhone 12 to 15). */
-const PHONE_390 = { width: 390, height: 844 };
-/** Where the screenshots to look at go, besides test-results/dashboard (SHOTS_DIR to change it). */
-const SHOTS = process.env.SHOTS_DIR || "test-results/dashboard";
 
-async function shot(page: Page, name: string) {
-  // From the top: the phone layout's sticky header would otherwise be drawn over the middle of a full-page shot.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-  if (SHOTS !== "test-results/dashboard") {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-  }
-}
 
 test("a merchant invites a colleague, who joins the account with the link, and then removes them", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -68,9 +54,9 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   // The form is emptied for the next invitation.
   await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue("");
   await expectAccessible(page, "team page with the invitation's link");
-  await shot(page, "team-invited-desktop");
+  await shotFromTop(page, "team-invited-desktop");
   await page.setViewportSize(PHONE_390);
-  await shot(page, "team-invited-phone");
+  await shotFromTop(page, "team-invited-phone");
 
   // The colleague, in another browser, opens the link.
   const other = await browser.newContext({ baseURL: new URL(page.url()).origin, locale: "pt-BR", timezoneId: "America/Sao_Paulo", viewport: PHONE_390 });
@@ -83,9 +69,9 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   await expect(colleague.getByLabel("E-mail de acesso")).toHaveValue(colleagueEmail);
   await expect(colleague.getByLabel("Seu nome")).toHaveValue("Bruna Colega");
   await expectAccessible(colleague, "invitation page");
-  await shot(colleague, "invite-accept-phone");
+  await shotFromTop(colleague, "invite-accept-phone");
   await colleague.setViewportSize(DESKTOP);
-  await shot(colleague, "invite-accept-desktop");
+  await shotFromTop(colleague, "invite-accept-desktop");
   // Typed differently twice: said by the field.
   await colleague.getByLabel("Senha", { exact: true }).fill("senha-da-bruna-2026");
   await colleague.getByLabel("Confirme a senha").fill("senha-da-bruna-2027");
@@ -108,7 +94,7 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   await page.reload();
   await expect(members.locator("tr[data-user-id]")).toHaveCount(2);
   await expect(page.getByText("Nenhum convite pendente")).toBeVisible();
-  await shot(page, "team-two-desktop");
+  await shotFromTop(page, "team-two-desktop");
   page.once("dialog", (d) => void d.accept());
   await page.getByRole("button", { name: "Remover Bruna Colega" }).click();
   await expect(members.locator("tr[data-user-id]")).toHaveCount(1);
@@ -127,6 +113,6 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   await expect(colleague.getByRole("heading", { level: 1, name: "Convite inválido" })).toBeVisible();
   await expect(colleague.getByTestId("invite-invalid")).toContainText("pode ter expirado, já ter sido usado ou ter sido cancelado");
   await expectAccessible(colleague, "invalid invitation page");
-  await shot(colleague, "invite-invalid-desktop");
+  await shotFromTop(colleague, "invite-invalid-desktop");
   await other.close();
 });
