@@ -374,10 +374,14 @@ describe("limits of a payment link", () => {
 
   it("a card is never given back this way: each tap is an attempt of its own", async () => {
     const l = await link();
-    const first = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) });
-    const second = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS) });
+    // The page sends its attempt key with every tap, a card's too; a card keeps none, so nothing can give it back.
+    const tab = "aba-da-maria-0123456789abcdef";
+    const first = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS), attempt: tab });
+    const second = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(NO_FUNDS), attempt: tab });
     expect(first.body.data.status).toBe("refused");
     expect(second.body.data.secureId).not.toBe(first.body.data.secureId);
+    const rows = await getDb().select().from(transactions).where(eq(transactions.checkoutId, l.id));
+    expect(rows.map((t) => t.checkoutAttempt)).toEqual([null, null]);
   });
 
   it("once a link is paid, its other charges' boleto and QR code are no longer served: the payer is sent to the paid order", async () => {
