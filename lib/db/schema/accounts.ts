@@ -104,3 +104,30 @@ export const teamInvitations = pgTable(
     uniqueIndex("team_invitations_company_email_idx").on(t.companyId, sql`lower(${t.email})`),
   ],
 );
+
+/** What a team event records (a new value is a new migration: the CHECK below lists them). */
+export const TEAM_EVENT_ACTIONS = ["invited", "invitation_cancelled", "joined", "removed"] as const;
+
+/**
+ * The team's history (Configurações → Equipe → Histórico da equipe): one row per invitation,
+ * cancellation, acceptance and removal, written in the transaction of the change itself.
+ */
+export const teamEvents = pgTable(
+  "team_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    companyId: bigint({ mode: "number" }).notNull().references(() => companies.id),
+    /** Who did it (the one who joined, for "joined"); no foreign key: a removed login's history stays. */
+    actorUserId: bigint({ mode: "number" }).notNull(),
+    /** The actor's name then (the login may be removed later). */
+    actorName: text().notNull(),
+    action: text().notNull(),
+    /** The e-mail invited, whose invitation was cancelled, who joined or was removed. */
+    targetEmail: text().notNull(),
+    at: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("team_events_company_at_idx").on(t.companyId, t.at.desc(), t.id.desc()),
+    check("team_events_action_check", oneOf(t.action, TEAM_EVENT_ACTIONS)),
+  ],
+);
