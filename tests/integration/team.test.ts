@@ -1,12 +1,13 @@
 /**
  * A merchant's team (lib/services/accounts/team.ts): invitations (token hashed, 48 h, one per e-mail,
  * the 20-person cap), their acceptance (once, even two at once; expired, unknown or used refused
- * alike; guesses throttled per address in the database), and removal (ends the removed login's
- * sign-in and sessions; never oneself nor the last; scoped by account).
+ * alike; guesses throttled per address in the database, views of a right token not counted), removal
+ * (ends the removed login's sign-in and sessions; never oneself nor the last; scoped by account), and
+ * the team's history (one event per change, in the change's own transaction).
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { createAccount, findAccountById } from "@/lib/services/accounts/accounts";
 import { findDashboardUser, verifyDashboardLogin, type DashboardUser } from "@/lib/services/accounts/dashboard-users";
 import {
@@ -17,14 +18,17 @@ import {
   INVITATION_TTL_MS,
   inviteTeamMember,
   listTeam,
+  listTeamEvents,
   removeTeamMember,
+  TEAM_HISTORY_SHOWN,
   TEAM_LIMIT,
+  teamEventSentence,
   type TeamContext,
   type TokenGuessThrottle,
 } from "@/lib/services/accounts/team";
 import { INVITE_TOKEN_LIMIT, inviteTokenThrottle } from "@/lib/auth/invite-throttle";
 import { getDb } from "@/lib/db/client";
-import { teamInvitations, users } from "@/lib/db/schema";
+import { teamEvents, teamInvitations, users } from "@/lib/db/schema";
 import { randomCpf } from "@/tests/helpers/accounts";
 import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
 
@@ -185,6 +189,25 @@ describe("accepting an invitation", () => {
     expect(locked).toMatchObject({ ok: false, reason: "throttled", message: expect.stringMatching(/^Muitas tentativas com convites inválidos .* tente de novo em 15 minutos\.$/) });
     expect(await accept(inv.token, PASSWORD, inviteTokenThrottle(ip()))).toMatchObject({ ok: true });
   });
+
+  it(`viewing a valid invitation ${INVITE_TOKEN_LIMIT.perAddress + 1} times does not use up the address's guesses: accepting from there works; that many wrong tokens are throttled`, async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const invitee = ip();
+    // The invitee reloads the page more times than the address may guess wrong.
+    for (let i = 0; i <= INVITE_TOKEN_LIMIT.perAddress; i++) {
+      expect(await findInvitation(inv.token, inviteTokenThrottle(invitee))).toMatchObject({ ok: true, invitation: { email: inv.invitation.email } });
+    }
+    expect(await accept(inv.token, PASSWORD, inviteTokenThrottle(invitee))).toMatchObject({ ok: true, email: inv.invitation.email });
+    // The same number of wrong tokens from one address: the last one is throttled, and so is then a right one.
+    const prober = ip();
+    const wrong = [];
+    for (let i = 0; i <= INVITE_TOKEN_LIMIT.perAddress; i++) wrong.push(await findInvitation(`${"w".repeat(40)}${String(i).padStart(3, "0")}`, inviteTokenThrottle(prober)));
+    expect(wrong.slice(0, -1).every((w) => !w.ok && w.reason === "invalid")).toBe(true);
+    expect(wrong.at(-1)).toMatchObject({ ok: false, reason: "throttled" });
+    const other = await invite(owner);
+    expect(await findInvitation(other.token, inviteTokenThrottle(prober))).toMatchObject({ ok: false, reason: "throttled" });
+  });
 });
 
 describe("removing a colleague", () => {
@@ -275,5 +298,140 @@ describe("the team's cap and the demo account", () => {
     const ctx = { account, user, now: new Date() };
     expect(await inviteTeamMember(ctx, { name: "Visitante", email: uniqueEmail("demo") })).toMatchObject({ ok: false, reason: "demo" });
     expect(await removeTeamMember(ctx, user.id + 1)).toMatchObject({ ok: false, reason: "demo" });
+  });
+});
+
+describe("the team's history", () => {
+  const eventsOf = (companyId: number) =>
+    getDb().select().from(teamEvents).where(eq(teamEvents.companyId, companyId)).orderBy(teamEvents.id);
+  const shape = (rows: Awaited<ReturnType<typeof eventsOf>>) => rows.map((e) => [e.action, e.actorUserId, e.actorName, e.targetEmail]);
+
+  it("each change writes exactly one event: who did what to which e-mail, and when", async () => {
+    const owner = await merchant();
+    const email = uniqueEmail("historico");
+    const t0 = Date.now();
+    const first = await invite(owner, email.toUpperCase(), "Ana Histórico");
+    expect(shape(await eventsOf(owner.account.id))).toEqual([["invited", owner.user.id, "Loja Equipe", email]]);
+    await cancelInvitation(owner, first.invitation.id);
+    const second = await invite(owner, email, "Ana Histórico");
+    const joined = await accept(second.token);
+    if (!joined.ok) throw new Error(joined.message);
+    await removeTeamMember(owner, joined.userId);
+    const rows = await eventsOf(owner.account.id);
+    expect(shape(rows)).toEqual([
+      ["invited", owner.user.id, "Loja Equipe", email],
+      ["invitation_cancelled", owner.user.id, "Loja Equipe", email],
+      ["invited", owner.user.id, "Loja Equipe", email],
+      ["joined", joined.userId, "Maria Colega", email],
+      ["removed", owner.user.id, "Loja Equipe", email],
+    ]);
+    for (const e of rows) expect(e.at.getTime()).toBeGreaterThanOrEqual(t0 - 5_000);
+    // Newest first, as the page shows them, in Portuguese.
+    const listed = await listTeamEvents(owner);
+    expect(listed.map((e) => teamEventSentence(e))).toEqual([
+      `Loja Equipe removeu o acesso de ${email}`,
+      `Maria Colega (${email}) aceitou o convite e entrou na equipe`,
+      `Loja Equipe convidou ${email}`,
+      `Loja Equipe cancelou o convite de ${email}`,
+      `Loja Equipe convidou ${email}`,
+    ]);
+    // Another account's history shows none of them.
+    expect(await listTeamEvents(await merchant())).toEqual([]);
+  });
+
+  it("a refused change writes no event", async () => {
+    const owner = await merchant();
+    const inv = await invite(owner);
+    const stranger = await merchant();
+    const before = (await eventsOf(owner.account.id)).length;
+    expect((await inviteTeamMember(owner, { name: "X", email: "ruim" })).ok).toBe(false);
+    expect((await inviteTeamMember(owner, { name: "Eu", email: owner.user.email })).ok).toBe(false);
+    expect((await cancelInvitation(owner, 987_654_321)).ok).toBe(false);
+    expect((await removeTeamMember(owner, owner.user.id)).ok).toBe(false);
+    expect((await removeTeamMember(owner, stranger.user.id)).ok).toBe(false);
+    expect((await accept("x".repeat(43))).ok).toBe(false);
+    expect((await acceptInvitation(inv.token, { name: "Maria", password: "curta", confirmation: "curta" }, free())).ok).toBe(false);
+    await createAccount({ name: "Loja Paralela", document: randomCpf(), email: inv.invitation.email, password: PASSWORD });
+    expect(await accept(inv.token)).toMatchObject({ ok: false, reason: "email_in_use" });
+    expect(await eventsOf(owner.account.id)).toHaveLength(before);
+    expect(await eventsOf(stranger.account.id)).toHaveLength(0);
+  });
+
+  it("the action is one of the four, by the database's own CHECK", async () => {
+    const owner = await merchant();
+    await expect(
+      getDb().insert(teamEvents).values({ companyId: owner.account.id, actorUserId: owner.user.id, actorName: "X", action: "promoted", targetEmail: "x@example.com" }),
+    ).rejects.toThrow();
+  });
+
+  describe("the event is written in the change's transaction: when it cannot be written, the change does not happen", () => {
+    // A trigger that refuses the events of the action named in team_events_refused: the insert of
+    // the event fails after the change itself was made, in the same transaction.
+    beforeAll(async () => {
+      await getDb().execute(sql`create table team_events_refused (action text primary key)`);
+      await getDb().execute(sql.raw(`create function team_events_refuse() returns trigger language plpgsql as $$
+        begin
+          if exists (select 1 from team_events_refused where action = new.action) then raise exception 'team event refused by the test'; end if;
+          return new;
+        end $$`));
+      await getDb().execute(sql`create trigger team_events_refuse before insert on team_events for each row execute function team_events_refuse()`);
+    });
+    afterEach(async () => {
+      await getDb().execute(sql`delete from team_events_refused`);
+    });
+    const refuse = (action: string) => getDb().execute(sql`insert into team_events_refused values (${action})`);
+
+    it("invited: no invitation", async () => {
+      const owner = await merchant();
+      const email = uniqueEmail("sem-registro");
+      await refuse("invited");
+      await expect(inviteTeamMember(owner, { name: "Sem Registro", email })).rejects.toThrow();
+      expect((await listTeam(owner)).invitations).toEqual([]);
+      expect(await eventsOf(owner.account.id)).toEqual([]);
+    });
+
+    it("invitation_cancelled: the invitation stays pending", async () => {
+      const owner = await merchant();
+      const inv = await invite(owner);
+      await refuse("invitation_cancelled");
+      await expect(cancelInvitation(owner, inv.invitation.id)).rejects.toThrow();
+      expect((await listTeam(owner)).invitations.map((i) => i.id)).toEqual([inv.invitation.id]);
+      expect((await eventsOf(owner.account.id)).map((e) => e.action)).toEqual(["invited"]);
+    });
+
+    it("joined: no login, the invitation stays", async () => {
+      const owner = await merchant();
+      const inv = await invite(owner);
+      await refuse("joined");
+      await expect(accept(inv.token)).rejects.toThrow();
+      expect(await verifyDashboardLogin(inv.invitation.email, PASSWORD)).toBeNull();
+      expect((await listTeam(owner)).invitations.map((i) => i.id)).toEqual([inv.invitation.id]);
+      expect((await eventsOf(owner.account.id)).map((e) => e.action)).toEqual(["invited"]);
+    });
+
+    it("removed: the login stays and still signs in", async () => {
+      const owner = await merchant();
+      const inv = await invite(owner);
+      const joined = await accept(inv.token);
+      if (!joined.ok) throw new Error(joined.message);
+      await refuse("removed");
+      await expect(removeTeamMember(owner, joined.userId)).rejects.toThrow();
+      expect(await verifyDashboardLogin(inv.invitation.email, PASSWORD)).toMatchObject({ id: joined.userId });
+      expect(await getDb().select().from(teamEvents).where(and(eq(teamEvents.companyId, owner.account.id), eq(teamEvents.action, "removed")))).toEqual([]);
+    });
+  });
+
+  it(`the page's list is bounded to the latest ${TEAM_HISTORY_SHOWN}, newest first`, async () => {
+    const owner = await merchant();
+    const emails: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const inv = await invite(owner, uniqueEmail(`lista${i}`));
+      emails.push(inv.invitation.email);
+      await cancelInvitation(owner, inv.invitation.id);
+    }
+    const listed = await listTeamEvents(owner);
+    expect(listed).toHaveLength(TEAM_HISTORY_SHOWN);
+    const expected = emails.flatMap((e) => [["invited", e], ["invitation_cancelled", e]]).reverse().slice(0, TEAM_HISTORY_SHOWN);
+    expect(listed.map((e) => [e.action, e.targetEmail])).toEqual(expected);
   });
 });

@@ -12,15 +12,21 @@
  * - Invitations, acceptances and removals of one account are serialized by a lock on the account's row
  *   (`FOR NO KEY UPDATE`: it does not block the inserts of charges that reference it), so the cap
  *   (users + pending invitations) and "never the last user" hold under concurrent requests.
+ * - Each invitation, cancellation, acceptance and removal writes one row of the team's history
+ *   (team_events) in its own transaction: the change and its record commit together or not at all.
+ * - With SMTP configured, the invitation's link is mailed to the colleague once the invitation has
+ *   committed (a mail that fails is said to the inviter, who can copy the link; the link is not logged).
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { getDb, type Queryable } from "@/lib/db/client";
-import { companies, teamInvitations, users } from "@/lib/db/schema";
+import { companies, teamEvents, teamInvitations, users, type TEAM_EVENT_ACTIONS } from "@/lib/db/schema";
 import { safeEqual, sha256Hex } from "@/lib/crypto";
 import { getEnv } from "@/lib/env";
+import { getLogger, scrub } from "@/lib/logger";
+import { sendMail } from "@/lib/mail/transport";
 import type { Account } from "../context";
 import { isDemoAccount, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./change-password";
 
@@ -70,6 +76,49 @@ async function lockAccount(tx: Queryable, companyId: number) {
   await tx.execute(sql`select id from ${companies} where ${companies.id} = ${companyId} for no key update`);
 }
 
+export type TeamEventAction = (typeof TEAM_EVENT_ACTIONS)[number];
+export type TeamEvent = { id: number; action: TeamEventAction; actorUserId: number; actorName: string; targetEmail: string; at: Date };
+/** How many of the latest events the Team page shows. */
+export const TEAM_HISTORY_SHOWN = 15;
+
+/** One row of the team's history, written by the transaction of the change it records. */
+async function recordTeamEvent(tx: Queryable, e: { companyId: number; actor: { id: number; name: string }; action: TeamEventAction; targetEmail: string }) {
+  await tx.insert(teamEvents).values({ companyId: e.companyId, actorUserId: e.actor.id, actorName: e.actor.name, action: e.action, targetEmail: e.targetEmail });
+}
+
+/** The signed-in login as it is now in the account (the actor of a change), or undefined when it was removed meanwhile. */
+async function actorIn(tx: Queryable, companyId: number, userId: number): Promise<{ id: number; name: string } | undefined> {
+  const [row] = await tx.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.id, userId), eq(users.companyId, companyId))).limit(1);
+  return row;
+}
+
+const ACTOR_GONE = "Seu acesso a esta conta foi removido.";
+
+/** The account's latest team events, newest first (at most `limit`). */
+export async function listTeamEvents(ctx: Pick<TeamContext, "account">, limit = TEAM_HISTORY_SHOWN): Promise<TeamEvent[]> {
+  const rows = await getDb()
+    .select({ id: teamEvents.id, action: teamEvents.action, actorUserId: teamEvents.actorUserId, actorName: teamEvents.actorName, targetEmail: teamEvents.targetEmail, at: teamEvents.at })
+    .from(teamEvents)
+    .where(eq(teamEvents.companyId, ctx.account.id))
+    .orderBy(sql`${teamEvents.at} desc`, sql`${teamEvents.id} desc`)
+    .limit(Math.max(1, Math.min(100, Math.trunc(limit))));
+  return rows.map((r) => ({ ...r, action: r.action as TeamEventAction }));
+}
+
+/** An event as a sentence of the Team page's history (pt-BR, without the date). */
+export function teamEventSentence(e: Pick<TeamEvent, "action" | "actorName" | "targetEmail">): string {
+  switch (e.action) {
+    case "invited":
+      return `${e.actorName} convidou ${e.targetEmail}`;
+    case "invitation_cancelled":
+      return `${e.actorName} cancelou o convite de ${e.targetEmail}`;
+    case "joined":
+      return `${e.actorName} (${e.targetEmail}) aceitou o convite e entrou na equipe`;
+    case "removed":
+      return `${e.actorName} removeu o acesso de ${e.targetEmail}`;
+  }
+}
+
 /** The account's users (oldest first) and pending invitations (the ones not expired, newest first). */
 export async function listTeam(ctx: TeamContext): Promise<{ members: TeamMember[]; invitations: PendingInvitation[] }> {
   const db = getDb();
@@ -95,13 +144,23 @@ const InviteInput = z.object({
 export type InviteInput = z.input<typeof InviteInput>;
 
 export type InviteResult =
-  | { ok: true; token: string; link: string; invitation: PendingInvitation }
-  | Failure<"invalid" | "email_in_use" | "limit" | "demo">;
+  | {
+      ok: true;
+      token: string;
+      link: string;
+      invitation: PendingInvitation;
+      /** The link was handed to the SMTP server (SMTP configured and the server took it). */
+      mailed: boolean;
+      /** SMTP is configured but the mail could not be sent: the inviter sends the link by hand. */
+      mailFailed: boolean;
+    }
+  | Failure<"invalid" | "email_in_use" | "limit" | "demo" | "not_found">;
 
 /**
  * Invites a colleague to the signed-in account. The token goes back this once (for the link); only
  * its hash is stored. An e-mail that already signs in (to any account) is refused; inviting an e-mail
- * again replaces its pending invitation (the earlier link stops working).
+ * again replaces its pending invitation (the earlier link stops working). With SMTP configured, the
+ * link is mailed to the colleague after the invitation has committed.
  */
 export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput): Promise<InviteResult> {
   if (isDemoAccount(ctx.account)) return { ok: false, reason: "demo", message: TEAM_DEMO_MESSAGE };
@@ -116,8 +175,11 @@ export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput): Prom
   const expiresAt = new Date(ctx.now.getTime() + INVITATION_TTL_MS);
   const companyId = ctx.account.id;
 
-  return getDb().transaction(async (tx): Promise<InviteResult> => {
+  type Created = { ok: true; invitation: PendingInvitation; inviterName: string; companyName: string } | Exclude<InviteResult, { ok: true }>;
+  const created = await getDb().transaction(async (tx): Promise<Created> => {
     await lockAccount(tx, companyId);
+    const actor = await actorIn(tx, companyId, ctx.user.id);
+    if (!actor) return notFound(ACTOR_GONE);
     const [taken] = await tx.select({ companyId: users.companyId }).from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
     if (taken) {
       const text = taken.companyId === companyId ? "Este e-mail já faz parte da equipe." : "Este e-mail já é usado para entrar em outra conta do Arara.";
@@ -140,24 +202,51 @@ export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput): Prom
       .insert(teamInvitations)
       .values({ companyId, email, name, tokenHash: tokenHashOf(token), invitedBy: ctx.user.id, expiresAt, createdAt: ctx.now })
       .returning();
+    await recordTeamEvent(tx, { companyId, actor, action: "invited", targetEmail: email });
+    const [company] = await tx.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
     return {
       ok: true,
-      token,
-      link: inviteLinkOf(token),
       invitation: { id: row.id, name: row.name, email: row.email, createdAt: row.createdAt, expiresAt: row.expiresAt },
+      inviterName: actor.name,
+      companyName: company.name,
     };
   });
+  if (!created.ok) return created;
+  const { invitation, inviterName, companyName } = created;
+  const link = inviteLinkOf(token);
+  const { mailed, mailFailed } = await mailInvitation(companyId, invitation, { inviterName, companyName, link });
+  return { ok: true, token, link, invitation, mailed, mailFailed };
+}
+
+/** Mails the invitation's link when SMTP is configured; a failure is logged (without the link) and reported, never thrown. */
+async function mailInvitation(companyId: number, invitation: PendingInvitation, p: { inviterName: string; companyName: string; link: string }) {
+  if (!getEnv().smtpUrl) return { mailed: false, mailFailed: false };
+  try {
+    const mailed = await sendMail(teamInviteMail({ to: invitation.email, name: invitation.name, inviterName: p.inviterName, companyName: p.companyName, link: p.link, expiresAt: invitation.expiresAt }));
+    return { mailed, mailFailed: false };
+  } catch (err) {
+    getLogger().warn({ companyId, invitationId: invitation.id, err: scrub(err instanceof Error ? err.message : String(err)) }, "team invitation e-mail not sent");
+    return { mailed: false, mailFailed: true };
+  }
 }
 
 /** Cancels a pending invitation of the signed-in account (another account's id: not found). */
 export async function cancelInvitation(ctx: TeamContext, invitationId: number): Promise<{ ok: true } | Failure<"not_found" | "demo">> {
   if (isDemoAccount(ctx.account)) return { ok: false, reason: "demo", message: TEAM_DEMO_MESSAGE };
   if (!Number.isSafeInteger(invitationId) || invitationId <= 0) return notFound("Convite não encontrado nesta conta.");
-  const deleted = await getDb()
-    .delete(teamInvitations)
-    .where(and(eq(teamInvitations.id, invitationId), eq(teamInvitations.companyId, ctx.account.id)))
-    .returning({ id: teamInvitations.id });
-  return deleted.length ? { ok: true } : notFound("Convite não encontrado nesta conta (ele pode já ter sido aceito ou cancelado).");
+  const companyId = ctx.account.id;
+  return getDb().transaction(async (tx) => {
+    await lockAccount(tx, companyId);
+    const actor = await actorIn(tx, companyId, ctx.user.id);
+    if (!actor) return notFound(ACTOR_GONE);
+    const [deleted] = await tx
+      .delete(teamInvitations)
+      .where(and(eq(teamInvitations.id, invitationId), eq(teamInvitations.companyId, companyId)))
+      .returning({ id: teamInvitations.id, email: teamInvitations.email });
+    if (!deleted) return notFound("Convite não encontrado nesta conta (ele pode já ter sido aceito ou cancelado).");
+    await recordTeamEvent(tx, { companyId, actor, action: "invitation_cancelled", targetEmail: deleted.email });
+    return { ok: true as const };
+  });
 }
 
 const notFound = (message: string): Failure<"not_found"> => ({ ok: false, reason: "not_found", message });
@@ -174,17 +263,20 @@ export async function removeTeamMember(ctx: TeamContext, userId: number): Promis
   const companyId = ctx.account.id;
   return getDb().transaction(async (tx) => {
     await lockAccount(tx, companyId);
-    const team = await tx.select({ id: users.id }).from(users).where(eq(users.companyId, companyId));
+    const team = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.companyId, companyId));
     const ids = new Set(team.map((u) => u.id));
     if (!ids.has(userId)) return notFound("Pessoa não encontrada nesta conta (ela pode já ter sido removida).");
     // The one asking was removed meanwhile (by the one being removed): nothing is done.
-    if (!ids.has(ctx.user.id)) return notFound("Seu acesso a esta conta foi removido.");
+    const actor = team.find((u) => u.id === ctx.user.id);
+    if (!actor) return notFound(ACTOR_GONE);
     if (ids.size < 2) return { ok: false as const, reason: "last" as const, message: "A conta precisa de pelo menos uma pessoa com acesso." };
     const [removed] = await tx
       .delete(users)
       .where(and(eq(users.id, userId), eq(users.companyId, companyId)))
       .returning({ id: users.id, email: users.email });
-    return removed ? { ok: true as const, removed } : notFound("Pessoa não encontrada nesta conta.");
+    if (!removed) return notFound("Pessoa não encontrada nesta conta.");
+    await recordTeamEvent(tx, { companyId, actor, action: "removed", targetEmail: removed.email });
+    return { ok: true as const, removed };
   });
 }
 
@@ -259,6 +351,7 @@ export async function acceptInvitation(token: string, input: AcceptInput, thrott
         .insert(users)
         .values({ companyId: inv.companyId, email: inv.email.toLowerCase(), name, passwordHash, createdAt: now })
         .returning({ id: users.id, email: users.email });
+      await recordTeamEvent(tx, { companyId: inv.companyId, actor: { id: user.id, name }, action: "joined", targetEmail: user.email });
       return { ok: true, email: user.email, companyId: inv.companyId, userId: user.id };
     });
   } catch (err) {
