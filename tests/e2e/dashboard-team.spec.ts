@@ -2,7 +2,8 @@
  * A merchant's team (Configurações → Equipe): the merchant invites a colleague and copies the link
  * (shown once); the colleague opens it in another browser, creates a password and lands in the same
  * account's dashboard; the merchant removes them, and the colleague's next page load goes to the
- * sign-in page. The link, used once, then says the invitation is not valid.
+ * sign-in page. The link, used once, then says the invitation is not valid. The page's "Histórico da
+ * equipe" says each of these (and a cancelled invitation), newest first.
  */
 import { expect, test } from "@playwright/test";
 import { DESKTOP, PHONE_390, expectAccessible, shotFromTop, signUp } from "./dashboard-helpers";
@@ -26,6 +27,8 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   await expect(members).toContainText(merchant.email);
   await expect(members).toContainText("você");
   await expect(page.getByText("Nenhum convite pendente")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Histórico da equipe" })).toBeVisible();
+  await expect(page.getByText("Nada por aqui ainda")).toBeVisible();
   // The e2e server has no SMTP: the page says the link must be sent by hand.
   await expect(page.getByTestId("no-smtp")).toContainText("copie o link e envie você mesmo");
   await expectAccessible(page, "team page");
@@ -51,6 +54,10 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   await expect(invitations.locator("tr[data-invitation-id]")).toHaveCount(1);
   await expect(invitations).toContainText(colleagueEmail);
   await expect(page.getByTestId("team-count")).toHaveText("2 de 20 lugares usados");
+  const history = page.getByTestId("team-history").locator("li");
+  await expect(history).toHaveCount(1);
+  await expect(history.first()).toContainText(`Loja Equipe Ltda convidou ${colleagueEmail}`);
+  await expect(history.first().locator("time")).toHaveText(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/);
   // The form is emptied for the next invitation.
   await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue("");
   await expectAccessible(page, "team page with the invitation's link");
@@ -99,6 +106,33 @@ test("a merchant invites a colleague, who joins the account with the link, and t
   await page.getByRole("button", { name: "Remover Bruna Colega" }).click();
   await expect(members.locator("tr[data-user-id]")).toHaveCount(1);
   await expect(members).not.toContainText(colleagueEmail);
+
+  // An invitation cancelled (after confirming).
+  const cancelledEmail = `cancelado.${Date.now().toString(36)}@example.com`;
+  await page.getByLabel("Nome", { exact: true }).fill("Carlos Cancelado");
+  await page.getByLabel("E-mail", { exact: true }).fill(cancelledEmail);
+  await page.getByRole("button", { name: "Convidar" }).click();
+  await expect(invitations.locator("tr[data-invitation-id]")).toHaveCount(1);
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: `Cancelar o convite de ${cancelledEmail}` }).click();
+  await expect(page.getByText("Nenhum convite pendente")).toBeVisible();
+
+  // The history says all of it, newest first, in Portuguese.
+  await page.reload();
+  await expect(history).toHaveText([
+    new RegExp(`^Loja Equipe Ltda cancelou o convite de ${cancelledEmail.replace(/\./g, "\\.")} em `),
+    new RegExp(`^Loja Equipe Ltda convidou ${cancelledEmail.replace(/\./g, "\\.")} em `),
+    new RegExp(`^Loja Equipe Ltda removeu o acesso de ${colleagueEmail.replace(/\./g, "\\.")} em `),
+    new RegExp(`^Bruna Colega \\(${colleagueEmail.replace(/\./g, "\\.")}\\) aceitou o convite e entrou na equipe em `),
+    new RegExp(`^Loja Equipe Ltda convidou ${colleagueEmail.replace(/\./g, "\\.")} em `),
+  ]);
+  await expect(history.first().locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+  await expectAccessible(page, "team page with its history");
+  await page.getByRole("heading", { level: 2, name: "Histórico da equipe" }).scrollIntoViewIfNeeded();
+  await shotFromTop(page, "team-history-desktop");
+  await page.setViewportSize(PHONE_390);
+  await shotFromTop(page, "team-history-phone");
+  await page.setViewportSize(DESKTOP);
 
   // The colleague's next page load goes to the sign-in page, and the password no longer works.
   await colleague.goto("/dashboard/settings/team");

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requireSession } from "@/lib/auth/session";
 import { getEnv } from "@/lib/env";
 import { isDemoAccount } from "@/lib/services/accounts/change-password";
-import { listTeam, TEAM_DEMO_MESSAGE, TEAM_LIMIT } from "@/lib/services/accounts/team";
+import { listTeam, listTeamEvents, TEAM_DEMO_MESSAGE, TEAM_HISTORY_SHOWN, TEAM_LIMIT, teamEventSentence } from "@/lib/services/accounts/team";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Badge } from "@/components/dashboard/Badge";
 import { EmptyState, ListTable } from "@/components/dashboard/ListTable";
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Equipe" };
 
 export default async function TeamPage() {
   const ctx = await requireSession();
-  const { members, invitations } = await listTeam(ctx);
+  const [{ members, invitations }, events] = await Promise.all([listTeam(ctx), listTeamEvents(ctx)]);
   const demo = isDemoAccount(ctx.account);
   const used = members.length + invitations.length;
   const full = used >= TEAM_LIMIT;
@@ -105,6 +105,31 @@ export default async function TeamPage() {
           />
         </section>
       </div>
+
+      {/* After the form, on a phone too: the page is for inviting and removing; the history is the record. */}
+      <section className={ui.card} aria-labelledby="historico-equipe" style={{ marginTop: 16 }}>
+        <h2 id="historico-equipe">Histórico da equipe</h2>
+        <p className={`${ui.small} ${ui.muted}`} style={{ margin: "-6px 0 14px" }}>
+          Convites, cancelamentos, entradas e remoções de acesso, do mais recente ao mais antigo (os últimos {TEAM_HISTORY_SHOWN}).
+        </p>
+        {events.length ? (
+          <ol className={ui.timeline} data-testid="team-history">
+            {events.map((e) => (
+              <li key={e.id} data-event={e.action}>
+                <span className={ui.timelineDot} aria-hidden="true" />
+                <div className={ui.timelineTitle} style={{ fontWeight: 500, overflowWrap: "anywhere", minWidth: 0 }}>
+                  <span style={{ minWidth: 0 }}>{teamEventSentence(e)}</span>
+                </div>{" "}
+                <div className={ui.timelineMeta}>
+                  em <time dateTime={e.at.toISOString()}>{formatDateTime(e.at)}</time>
+                </div>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <EmptyState title="Nada por aqui ainda">Os convites e as remoções de acesso desta conta aparecem aqui.</EmptyState>
+        )}
+      </section>
     </>
   );
 }
