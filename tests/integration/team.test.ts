@@ -359,9 +359,15 @@ describe("the team's history", () => {
 
   it("the action is one of the four, by the database's own CHECK", async () => {
     const owner = await merchant();
-    await expect(
-      getDb().insert(teamEvents).values({ companyId: owner.account.id, actorUserId: owner.user.id, actorName: "X", action: "promoted", targetEmail: "x@example.com" }),
-    ).rejects.toThrow();
+    const row = (action: string) => ({ companyId: owner.account.id, actorUserId: owner.user.id, actorName: "X", action, targetEmail: "x@example.com" });
+    const err = await getDb()
+      .insert(teamEvents)
+      .values(row("promoted"))
+      .then(() => null, (e: { message: string; code?: string; cause?: { code?: string; message?: string } }) => e);
+    expect(err, "an unknown action was stored").not.toBeNull();
+    expect(`${err!.code ?? err!.cause?.code} ${err!.message} ${err!.cause?.message ?? ""}`).toMatch(/23514|team_events_action_check/);
+    for (const action of ["invited", "invitation_cancelled", "joined", "removed"]) await getDb().insert(teamEvents).values(row(action));
+    expect(await eventsOf(owner.account.id)).toHaveLength(4);
   });
 
   describe("the event is written in the change's transaction: when it cannot be written, the change does not happen", () => {
