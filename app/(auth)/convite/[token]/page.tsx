@@ -30,7 +30,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         <div className={`${ui.alert} ${found.reason === "throttled" ? ui.alertWarning : ui.alertInfo}`} role="alert" data-testid="invite-invalid">
           {found.message}
         </div>
-        <p className={s.switch} style={{ marginTop: 20 }}>
+        <p className={s.switch}>
           Já tem acesso? <Link href="/login">Entrar</Link>
         </p>
       </>
@@ -45,7 +45,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         {formatDateTime(inv.expiresAt)}.
       </p>
       <AcceptForm token={token} name={inv.name} email={inv.email} minLength={PASSWORD_MIN_LENGTH} maxLength={PASSWORD_MAX_LENGTH} />
-      <p className={s.switch} style={{ marginTop: 20 }}>
+      <p className={s.switch}>
         Já tem acesso? <Link href="/login">Entrar</Link>
       </p>
     </>
