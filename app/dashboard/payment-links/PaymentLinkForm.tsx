@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { startTransition, useActionState, useEffect, useRef } from "react";
 import { KeyBox } from "@/components/ui/KeyBox";
 import type { ActionState } from "@/lib/auth/action";
 import { createPaymentLinkAction } from "./actions";
@@ -18,6 +18,14 @@ export function PaymentLinkForm() {
   useEffect(() => {
     if (state.status === "ok") formRef.current?.reset();
   }, [state]);
+  // Submitted by hand: React empties the uncontrolled fields of a form after its action, so a refusal
+  // ("Boleto e cartão exigem pelo menos R$ 1,00") would erase what was typed. Only a created link
+  // clears the form (above). `action` stays for a submit before hydration.
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => formAction(data));
+  };
   const errors = state.status === "error" ? state.fieldErrors : undefined;
 
   return (
@@ -33,7 +41,7 @@ export function PaymentLinkForm() {
           {state.message}
         </div>
       )}
-      <form ref={formRef} action={formAction} className={ui.form} aria-label="Novo link de pagamento">
+      <form ref={formRef} action={formAction} onSubmit={onSubmit} className={ui.form} aria-label="Novo link de pagamento">
         <div className={ui.field}>
           <label htmlFor="link-description">Descrição</label>
           <input id="link-description" name="description" className={ui.input} maxLength={500} placeholder="Ex.: Consultoria de março" aria-invalid={errors?.description ? true : undefined} />

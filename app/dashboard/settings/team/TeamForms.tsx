@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { startTransition, useActionState, useEffect, useRef } from "react";
 import type { ActionState } from "@/lib/auth/action";
 import { ActionAlert } from "@/components/dashboard/ActionAlert";
 import { FieldErrorText } from "@/components/dashboard/FieldErrorText";
@@ -21,6 +21,15 @@ export function InviteForm({ mailConfigured, disabled }: { mailConfigured: boole
   useEffect(() => {
     if (invited) form.current?.reset();
   }, [invited]);
+
+  // Submitted by hand: React empties the uncontrolled fields of a form after its action, so a refusal
+  // ("Este e-mail já faz parte da equipe.") would erase the name and e-mail typed. Only a created
+  // invitation clears the form (above). `action` stays for a submit before hydration.
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => formAction(data));
+  };
 
   const bind = (name: string) => ({
     id: `invite-${name}`,
@@ -54,7 +63,7 @@ export function InviteForm({ mailConfigured, disabled }: { mailConfigured: boole
           {disabled}
         </div>
       ) : (
-        <form ref={form} action={formAction} method="post" className={ui.form} aria-label="Convidar pessoa">
+        <form ref={form} action={formAction} onSubmit={onSubmit} method="post" className={ui.form} aria-label="Convidar pessoa">
           <div className={ui.field}>
             <label htmlFor="invite-name">Nome</label>
             <input {...bind("name")} autoComplete="off" maxLength={120} />
