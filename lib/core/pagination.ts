@@ -1,8 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, lt, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { ServiceError } from "./errors";
 
-/** `page` and `limit` of every list, as the API takes them. */
+/** `page`, `limit` and `cursor` of the offset-or-keyset lists, as the API takes them. */
 // Every failure of a query number says the same thing in words ("limit=abc" was answered with zod's
 // "Invalid input: expected number, received NaN").
 const queryInt = (message: string, min: number, max: number) =>
@@ -11,6 +11,11 @@ const queryInt = (message: string, min: number, max: number) =>
 export const PageQuery = z.object({
   page: queryInt("must be a whole number, 1 or more", 1, Number.MAX_SAFE_INTEGER).default(1),
   limit: queryInt("must be a whole number from 1 to 100", 1, 100).default(20),
+  /**
+   * Keyset paging (transactions, cash-outs, payment links): "" for the first page, then each page's
+   * `pagination.nextCursor` (`page` is then ignored). Ordered newest first (created_at desc, id desc).
+   */
+  cursor: z.string().max(200).optional(),
 });
 
 export type Pagination = {
@@ -47,6 +52,27 @@ export function cappedCount(rows: SQL): SQL<number> {
 
 /** A keyset position in a list ordered newest first: the last row's creation time and id. */
 export type Cursor = { createdAt: Date; id: number };
+
+/**
+ * The rows after a cursor in a list ordered (created_at desc, id desc): what an index on
+ * (company_id, created_at desc, id desc) reads from the position on. Undefined for the first page.
+ */
+export function afterCursor(cursor: Cursor | null, createdAt: AnyColumn, id: AnyColumn): SQL | undefined {
+  if (!cursor) return undefined;
+  return or(lt(createdAt, cursor.createdAt), and(eq(createdAt, cursor.createdAt), lt(id, cursor.id)));
+}
+
+/** A keyset page: `limit + 1` rows were read; the extra one only says whether there is a next page. */
+export function cursorPage<R>(
+  rows: R[],
+  limit: number,
+  total: number,
+  positionOf: (row: R) => { createdAt: Date; id: number },
+): { rows: R[]; pagination: Pagination } {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  return { rows: page, pagination: { ...pagination(1, limit, total), nextCursor: more ? encodeCursor(positionOf(page[page.length - 1])) : null } };
+}
 
 export function encodeCursor(row: { createdAt: Date; id: number }): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");

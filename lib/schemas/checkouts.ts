@@ -8,7 +8,7 @@ import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import { PageQuery } from "@/lib/core/pagination";
 import { MAX_YEAR, MIN_YEAR } from "@/lib/domain/iso-date";
 import { centavos, httpUrl, need } from "./fields";
-import { isoDateString } from "./query";
+import { commaList, isoDateString } from "./query";
 import { InstallmentPlanField, METADATA_MAX_LENGTH, storedMetadata } from "./transactions";
 
 export const CheckoutItem = z
@@ -79,11 +79,7 @@ export const CreateCheckoutInput = z
 export type CreateCheckoutInput = z.input<typeof CreateCheckoutInput>;
 
 export const ListCheckoutsQuery = PageQuery.extend({
-  status: z
-    .string()
-    .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
-    .refine((xs) => xs.every((x) => ["open", "paid", "expired"].includes(x)), { message: "must be a comma-separated list of: open, paid, expired" })
-    .transform((xs) => xs as ("open" | "paid" | "expired")[])
+  status: commaList(["open", "paid", "expired"] as const)
     .optional()
     .meta({ description: "open, paid, expired (comma list)" }),
   externalRef: z.string().max(200).optional(),

@@ -1,15 +1,34 @@
 import { z } from "zod";
 import { MAX_YEAR, MIN_YEAR, parseIsoDate } from "@/lib/domain/iso-date";
 
-/** `?status=paid,refused`: a comma list of allowed values, any case. */
-export const commaList = <T extends string>(allowed: readonly T[]) =>
-  z
+/** The schemas commaList made: how the query reader (lib/http/pagination.ts) knows a list-valued filter. */
+const COMMA_LISTS = new WeakSet<object>();
+
+/**
+ * `?status=paid,refused`: a comma list of allowed values, any case. The query reader merges the other
+ * forms of a list into this one first: `status=paid&status=refused`, `status[]=paid`, `status[0]=paid`.
+ */
+export const commaList = <T extends string>(allowed: readonly T[]) => {
+  const schema = z
     .string()
     .transform((s) => s.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean))
     .refine((xs) => xs.length > 0 && xs.every((x) => (allowed as readonly string[]).includes(x)), {
       message: `must be a comma-separated list of: ${allowed.join(", ")}`,
     })
     .transform((xs) => xs as T[]);
+  COMMA_LISTS.add(schema);
+  return schema;
+};
+
+/** Whether a query field is a commaList (also behind .optional(), .default() and .meta()). */
+export function isCommaList(field: z.ZodType): boolean {
+  let s: unknown = field;
+  for (let depth = 0; depth < 8 && s; depth++) {
+    if (COMMA_LISTS.has(s as object)) return true;
+    s = (s as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
+  }
+  return false;
+}
 
 const DATE_MESSAGE = `must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z), a real calendar day in years ${MIN_YEAR} to ${MAX_YEAR}`;
 

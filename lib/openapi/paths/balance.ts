@@ -1,7 +1,7 @@
 /** Operations of the Balance tag: the balance and the statement, read from the ledger. */
 import { StatementQuery } from "@/lib/schemas/money";
 import { BalanceSchema, envelopeOf, StatementPageSchema } from "../components";
-import { apiGroup } from "./group";
+import { apiGroup, LIST_QUERY_RULES } from "./group";
 
 export const BALANCE = apiGroup({ name: "Balance", description: "Balance and statement, read from the ledger." }, [
   {
@@ -19,7 +19,8 @@ export const BALANCE = apiGroup({ name: "Balance", description: "Balance and sta
     path: "/api/v1/balance/statement",
     operationId: "getStatement",
     summary: "Statement",
-    description: "Ledger entries of your available, waiting-funds and at-your-PSP (available_at_psp) accounts, newest first, cursor paginated. Each account's entries chain: balanceAfter - amount is the previous balanceAfter of that account.",
+    description: "Ledger entries of your available, waiting-funds and at-your-PSP (available_at_psp) accounts, newest first, paged by cursor only: send each page's `nextCursor` as `cursor` until it is null (`page` is a 400 saying so). Each account's entries chain: balanceAfter - amount is the previous balanceAfter of that account." +
+      LIST_QUERY_RULES,
     auth: "secretKey",
     query: StatementQuery,
     paramDocs: { limit: "Entries per page, 1 to 100 (default 50)" },

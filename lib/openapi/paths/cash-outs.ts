@@ -1,7 +1,7 @@
 /** Operations of the Cash-out tag: PIX Out from the balance. */
 import { CashOutRequest, ListCashOutsQuery } from "@/lib/schemas/money";
 import { CashOutListSchema, CashOutSchema, envelopeOf } from "../components";
-import { apiGroup, numericIdParams, PAGE_PARAM_DOCS } from "./group";
+import { apiGroup, LIST_QUERY_RULES, numericIdParams, PAGE_PARAM_DOCS } from "./group";
 
 export const CashOutIdParams = numericIdParams("id", "Numeric cash-out id", "100");
 
@@ -28,6 +28,9 @@ export const CASH_OUTS = apiGroup({ name: "Cash-out", description: "PIX Out tran
     path: "/api/v1/cashOut",
     operationId: "listCashOuts",
     summary: "List cash-outs",
+    description:
+      "Newest first (creation time, then id), with filters. Paged as the transaction list: by `page` and `limit`, or by `cursor` (keyset, recommended): `cursor=` (empty) for the first page, then each page's `pagination.nextCursor` until it is null." +
+      LIST_QUERY_RULES,
     auth: "secretKey",
     query: ListCashOutsQuery,
     paramDocs: { ...PAGE_PARAM_DOCS, externalRef: "Your externalRef, exact" },

@@ -1,7 +1,7 @@
 /** Operations of the Checkouts tag: payment links. */
 import { CreateCheckoutInput, ListCheckoutsQuery } from "@/lib/schemas/checkouts";
 import { CheckoutListSchema, CheckoutSchema, envelopeOf } from "../components";
-import { apiGroup, numericIdParams, PAGE_PARAM_DOCS } from "./group";
+import { apiGroup, numericIdParams, PAGE_PARAM_DOCS, LIST_QUERY_RULES } from "./group";
 
 export const CheckoutIdParams = numericIdParams("id", "Numeric payment link id", "500");
 
@@ -29,6 +29,9 @@ export const CHECKOUTS = apiGroup({ name: "Checkouts", description: "Payment lin
     path: "/api/v1/checkouts",
     operationId: "listCheckouts",
     summary: "List payment links",
+    description:
+      "Newest first (creation time, then id). Paged as the transaction list: by `page` and `limit`, or by `cursor` (keyset, recommended): `cursor=` (empty) for the first page, then each page's `pagination.nextCursor` until it is null." +
+      LIST_QUERY_RULES,
     auth: "secretKey",
     query: ListCheckoutsQuery,
     paramDocs: { ...PAGE_PARAM_DOCS, externalRef: "Your externalRef, exact" },

@@ -19,5 +19,17 @@ export function numericIdParams<K extends string>(name: K, description: string, 
   return z.object({ [name]: z.string().regex(/^\d+$/).meta({ description, example }) } as Record<K, z.ZodString>);
 }
 
-/** Descriptions of the page parameters of the offset-paginated lists. */
-export const PAGE_PARAM_DOCS = { page: "Page number, from 1", limit: "Rows per page, 1 to 100 (default 20)" };
+/** Descriptions of the page parameters of the lists paged by `page` or by `cursor` (transactions, cash-outs, payment links). */
+export const PAGE_PARAM_DOCS = {
+  page: "Page number, from 1",
+  limit: "Rows per page, 1 to 100 (default 20)",
+  cursor:
+    "Keyset paging (recommended): empty for the first page, then the previous page's pagination.nextCursor until it is null (page is then ignored; pagination.page is 1). A cursor not returned by this list is a 400",
+};
+
+/**
+ * What every list says of its query string (lib/http/pagination.ts, queryObject), appended to each
+ * list's description.
+ */
+export const LIST_QUERY_RULES =
+  " A list-valued filter (a comma list) may also be repeated (`status=paid&status=refused`) or bracketed (`status[]=paid`, `status[0]=paid`): the values are merged. A single-valued parameter sent twice with different values, or a parameter this list does not take (including a cache-buster such as `_`), is a 400 `validation_error` naming it (for a misspelt one, `payment_method`, the parameter meant).";

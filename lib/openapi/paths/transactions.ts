@@ -5,7 +5,7 @@ import { UpdateDeliveryRequest } from "@/lib/schemas/delivery";
 import { SandboxMoveRequest } from "@/lib/schemas/sandbox";
 import { ListTransactionsQuery } from "@/lib/services/transactions/list-transactions";
 import { CreatedTransactionSchema, envelopeOf, TransactionListSchema, TransactionSchema } from "../components";
-import { apiGroup, numericIdParams, PAGE_PARAM_DOCS } from "./group";
+import { apiGroup, LIST_QUERY_RULES, numericIdParams, PAGE_PARAM_DOCS } from "./group";
 
 export const TransactionIdParams = numericIdParams("id", "Numeric transaction id", "1000");
 
@@ -44,21 +44,21 @@ export const TRANSACTIONS = apiGroup(
       operationId: "listTransactions",
       summary: "List transactions",
       description:
-        "Newest first, with filters. Two ways to page: by `page` and `limit` (at most 100), or by `cursor` (keyset, recommended): send `cursor=` (empty) for the first page, then each page's `pagination.nextCursor` until it is null. A cursor page starts right after the last row of the previous one, so rows created while you walk the list never shift it (no row seen twice or skipped, as `page` can when new transactions arrive), and any depth costs the same. `total` counts every row matching the filters (not only those after the cursor) up to 1000; past that it is 1000 with `totalCapped: true`.",
+        "Newest first, with filters. Two ways to page: by `page` and `limit` (at most 100), or by `cursor` (keyset, recommended): send `cursor=` (empty) for the first page, then each page's `pagination.nextCursor` until it is null. A cursor page starts right after the last row of the previous one, so rows created while you walk the list never shift it (no row seen twice or skipped, as `page` can when new transactions arrive), and any depth costs the same. `total` counts every row matching the filters (not only those after the cursor) up to 1000; past that it is 1000 with `totalCapped: true`." +
+        LIST_QUERY_RULES,
       auth: "secretKey",
       query: ListTransactionsQuery,
       paramDocs: {
         ...PAGE_PARAM_DOCS,
         status:
           "Comma list of statuses, any case: pending, processing, paid, refused, refunded, chargedback, in_protest. `approved` is read as `paid` (it is the event kind of a card approval; the transaction reads `paid`), so `status=approved` lists the paid ones",
-        paymentMethod: "Comma list: pix, boleto, credit_card",
+        paymentMethod: "Comma list: pix, boleto, credit_card (also repeated, or paymentMethod[]=)",
         from: "Created at or after (ISO 8601 date or date-time)",
         to: "Created at or before (a date includes that whole day, UTC)",
         externalRef: "Your externalRef, exact",
         email: "Customer e-mail, any case",
         documentNumber: "Customer CPF/CNPJ, punctuation allowed",
         q: "Search: part of the customer's name, e-mail or your externalRef (any case), part of the customer's CPF/CNPJ (punctuation ignored), or the transaction id exactly",
-        cursor: "Keyset paging (recommended): empty for the first page, then the previous page's pagination.nextCursor (page is then ignored; pagination.page is 1). A cursor not returned by this list is a 400",
       },
       responses: {
         200: {

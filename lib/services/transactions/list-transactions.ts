@@ -1,11 +1,11 @@
-import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { readPage } from "@/lib/db/prepared";
 import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
-import { PageQuery, cappedCount, decodeCursor, encodeCursor, pagination } from "@/lib/core/pagination";
+import { PageQuery, afterCursor, cappedCount, cursorPage, decodeCursor, pagination } from "@/lib/core/pagination";
 import { commaList, dateParam, toBound } from "@/lib/schemas/query";
 import type { ServiceContext } from "../context";
 import type { TransactionRow } from "./transaction-view";
@@ -20,8 +20,6 @@ export const ListTransactionsQuery = PageQuery.extend({
   documentNumber: z.string().max(40).optional(),
   /** Dashboard search: name, e-mail, document or externalRef. */
   q: z.string().max(200).optional(),
-  /** Keyset paging: "" for the first page, then each page's `nextCursor` (`page` is then ignored). */
-  cursor: z.string().max(200).optional(),
 });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
 
@@ -66,17 +64,9 @@ export async function listTransactions(
   const pageOf = (filter: SQL | undefined, limit: number, offset: number) =>
     readPage(db, transactions, { filter, order: TRANSACTIONS_NEWEST_FIRST, limit, offset, count: total });
   if (q.cursor !== undefined) {
-    const after = decodeCursor(q.cursor);
-    const keyset = after
-      ? or(lt(transactions.createdAt, after.createdAt), and(eq(transactions.createdAt, after.createdAt), lt(transactions.id, after.id)))
-      : undefined;
+    const keyset = afterCursor(decodeCursor(q.cursor), transactions.createdAt, transactions.id);
     const { rows, n } = await pageOf(and(cond, keyset), q.limit + 1, 0);
-    const more = rows.length > q.limit;
-    const page = more ? rows.slice(0, q.limit) : rows;
-    return {
-      rows: page,
-      pagination: { ...pagination(1, q.limit, n), nextCursor: more ? encodeCursor(page[page.length - 1]) : null },
-    };
+    return cursorPage(rows, q.limit, n, (t) => t);
   }
   const { rows, n } = await pageOf(cond, q.limit, (q.page - 1) * q.limit);
   return { rows, pagination: pagination(q.page, q.limit, n) };

@@ -15,7 +15,7 @@ export const POST = withApiKey(
 );
 
 export const GET = withApiKey(async (_req, ctx) => {
-  const query = parseWith(ListCheckoutsQuery, queryObject(ctx.url), "query");
+  const query = parseWith(ListCheckoutsQuery, queryObject(ctx.url, ListCheckoutsQuery), "query");
   const { rows, pagination } = await listCheckouts(ctx, query);
   return ok({ data: rows.map((c) => checkoutView(ctx, c)), pagination });
 });

@@ -8,7 +8,7 @@ import { pspRefundsOf } from "@/lib/services/transactions/transaction-view";
 import { transactionView } from "@/lib/http/dialect-views";
 
 export const GET = withApiKey(async (_req, ctx) => {
-  const query = parseWith(ListTransactionsQuery, queryObject(ctx.url), "query");
+  const query = parseWith(ListTransactionsQuery, queryObject(ctx.url, ListTransactionsQuery), "query");
   const { rows, pagination } = await listTransactions(ctx, query);
   // One query for the page's paid PIX received through the merchant's PSP, none for a page without any.
   const refunds = await pspRefundsOf(rows);
