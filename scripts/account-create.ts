@@ -6,9 +6,11 @@ import { createAccount } from "@/lib/services/accounts/accounts";
 import { ServiceError } from "@/lib/services/errors";
 
 const USAGE =
-  'Usage: npm run account:create -- --name "Loja" --document <cpf|cnpj> --email a@b.c [--password <pw>] [--pix-key <key>] [--json]\n' +
+  'Usage: npm run account:create -- --name "Loja" --document <cpf|cnpj> --email a@b.c [--password <pw>] [--pix-key <key>] [--city <city>] [--json]\n' +
   "  --pix-key: a CPF, CNPJ, e-mail, random key (EVP) or mobile phone written with +55 (+55 11 98765-4321);\n" +
-  "  a CPF or CNPJ with wrong check digits is refused. Default: the account's document.";
+  "  a CPF or CNPJ with wrong check digits is refused. Default: the account's document.\n" +
+  '  --city: the city every PIX code of the account prints (letters, up to 15 characters, as "Curitiba");\n' +
+  '  default: "SAO PAULO", left for the merchant to confirm in the dashboard\'s settings.';
 
 async function main() {
   const { values } = parseArgs({
@@ -18,6 +20,7 @@ async function main() {
       email: { type: "string" },
       password: { type: "string" },
       "pix-key": { type: "string" },
+      city: { type: "string" },
       json: { type: "boolean", default: false },
     },
   });
@@ -32,6 +35,7 @@ async function main() {
     email: values.email,
     password: values.password,
     pixKey: values["pix-key"],
+    city: values.city,
   });
   if (values.json) {
     console.error(`Account ${created.companyId} created in ${databaseDescription()}.`);

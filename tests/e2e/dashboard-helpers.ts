@@ -59,7 +59,7 @@ export async function tokenizeCard(request: APIRequestContext, m: Merchant, numb
   return res.text();
 }
 
-export async function signUp(page: Page, name: string): Promise<Merchant> {
+export async function signUp(page: Page, name: string, city = "Curitiba"): Promise<Merchant> {
   const email = `loja.${Date.now().toString(36)}.${randomInt(1e6)}@example.com`;
   const password = "senha-segura-2026";
   // Each merchant signs up from an address of its own, as real merchants do: the e2e server trusts
@@ -69,6 +69,7 @@ export async function signUp(page: Page, name: string): Promise<Merchant> {
   await page.goto("/signup");
   await page.getByLabel("Nome da empresa").fill(name);
   await page.getByLabel("CPF ou CNPJ").fill(randomCpf());
+  await page.getByLabel("Cidade", { exact: true }).fill(city);
   await page.getByLabel("E-mail de acesso").fill(email);
   await page.getByLabel("Senha", { exact: true }).fill(password);
   await page.getByLabel("Confirme a senha").fill(password);

@@ -83,6 +83,7 @@ for (const [label, viewport] of [
         if (p === "/signup") {
           await page.getByLabel("Nome da empresa").fill("Loja Sem JS");
           await page.getByLabel("CPF ou CNPJ").fill("11144477735");
+          await page.getByLabel("Cidade", { exact: true }).fill("Curitiba");
           await page.getByLabel("E-mail de acesso").fill("semjs@example.com");
           await page.getByLabel("Confirme a senha").fill("segredo-muito-secreto");
         } else {

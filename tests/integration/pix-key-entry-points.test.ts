@@ -45,6 +45,7 @@ function signupForm(pixKey: string): FormData {
     name: "Loja Nova",
     document: "111.444.777-35",
     email: "nova@example.com",
+    city: "Curitiba",
     password: "senha-forte-1",
     passwordConfirmation: "senha-forte-1",
     pixKey,

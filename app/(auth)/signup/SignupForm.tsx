@@ -108,6 +108,15 @@ export function SignupForm() {
         )}
         <Field name="name" label="Nome da empresa" autoComplete="organization" required errors={errors} />
         <Field name="document" label="CPF ou CNPJ" inputMode="numeric" required errors={errors} hint="Somente números ou com pontuação." />
+        <Field
+          name="city"
+          label="Cidade"
+          autoComplete="address-level2"
+          maxLength={40}
+          required
+          errors={errors}
+          hint="Aparece no PIX para quem paga. Até 15 caracteres: abrevie se preciso (S J DOS CAMPOS)."
+        />
         <Field name="email" label="E-mail de acesso" type="email" autoComplete="email" required errors={errors} />
         <Field name="password" label="Senha" type="password" autoComplete="new-password" minLength={8} required errors={errors} hint="Pelo menos 8 caracteres." />
         <Field name="passwordConfirmation" label="Confirme a senha" type="password" autoComplete="new-password" required errors={errors} />

@@ -28,6 +28,7 @@ export async function signUp(formData: FormData): Promise<ActionState<SignupKeys
       name: input.name,
       document: input.document,
       email: input.email,
+      city: input.city,
       password: input.password,
       pixKey: input.pixKey || undefined,
     });

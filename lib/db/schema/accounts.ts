@@ -15,6 +15,12 @@ export const companies = pgTable("companies", {
   pixKeyType: text(),
   /** City printed in BR Codes (BACEN field 60, ASCII, 15 max). */
   city: text().notNull().default("SAO PAULO"),
+  /**
+   * When the merchant last gave or saved the city themselves (sign-up, account:create --city,
+   * settings). Null: the city is still the default put in by account creation, never checked
+   * (the overview's "Primeiros passos" asks the merchant to check it).
+   */
+  cityConfirmedAt: timestamp({ withTimezone: true, mode: "date" }),
   /** Postal address printed on boletos as the beneficiary's (optional; dashboard settings). */
   address: jsonb().$type<PostalAddress>(),
   feePlan: jsonb().$type<FeePlan>().notNull(),

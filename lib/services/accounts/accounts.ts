@@ -7,6 +7,7 @@ import { apiKeys, companies, users } from "@/lib/db/schema";
 import { randomBase62, sha256Hex, encrypt, decrypt, safeEqual } from "@/lib/crypto";
 import { detectDocumentType, isValidDocument, normalizeDocument } from "@/lib/domain/documents";
 import { parsePixKey } from "@/lib/domain/pix/keys";
+import { asciiFold } from "@/lib/domain/text";
 import { DEFAULT_FEE_PLAN } from "@/lib/domain/fees";
 import { ensureLedgerAccounts } from "@/lib/ledger/accounts";
 import { ServiceError, validation } from "../errors";
@@ -20,13 +21,39 @@ export const newSecretKey = () => `sk_test_${randomBase62(32)}`;
 export const newWebhookSecret = () => `whsec_${Buffer.from(randomBase62(32)).toString("base64")}`;
 export const secretKeyHint = (sk: string) => `${sk.slice(0, 10)}…${sk.slice(-4)}`;
 
+/**
+ * The merchant city as the PIX code prints it: BR Code field 60 holds at most 15 ASCII characters
+ * (lib/domain/pix/brcode.ts folds accents and cuts there). A city given at sign-up must fit whole,
+ * so no code says a cut name the merchant never saw; letters, spaces, hyphens, apostrophes, dots.
+ */
+export const MERCHANT_CITY_MAX = 15;
+
+/** Why a city cannot be the account's PIX city (pt-BR, shown at sign-up), or null when it can. */
+export function merchantCityProblem(city: string): string | null {
+  const c = city.trim().replace(/\s+/g, " ");
+  if (!c) return "Informe a cidade que aparece no PIX.";
+  if (!/^[\p{L}\s'.-]+$/u.test(c) || !/[A-Za-z]/.test(asciiFold(c))) return "Use só letras (e espaços, hífen ou apóstrofo).";
+  if (c.length < 2) return "Informe o nome da cidade (pelo menos 2 letras).";
+  if (asciiFold(c).length > MERCHANT_CITY_MAX) return `Use até ${MERCHANT_CITY_MAX} caracteres (o limite do PIX); abrevie se preciso, como S J DOS CAMPOS.`;
+  return null;
+}
+
 export const CreateAccountInput = z.object({
   name: z.string().trim().min(2, "must have at least 2 characters").max(120),
   document: z.string().trim().min(1, "is required"),
   email: z.string().trim().toLowerCase().pipe(z.email("must be a valid e-mail address")),
   password: z.string().min(8, "must have at least 8 characters").max(200).optional(),
   pixKey: z.string().trim().optional(),
-  city: z.string().trim().max(60).optional(),
+  /** The PIX merchant city; absent: "SAO PAULO", left unconfirmed for the merchant to check. */
+  city: z
+    .string()
+    .trim()
+    .transform((c) => c.replace(/\s+/g, " "))
+    .superRefine((c, ctx) => {
+      const problem = merchantCityProblem(c);
+      if (problem) ctx.addIssue({ code: "custom", message: `must be a city name of letters (spaces, hyphens, apostrophes allowed), 2 to ${MERCHANT_CITY_MAX} characters` });
+    })
+    .optional(),
 });
 export type CreateAccountInput = z.input<typeof CreateAccountInput>;
 
@@ -91,6 +118,7 @@ export async function createAccount(raw: CreateAccountInput, fixed?: Fixed): Pro
         pixKey,
         pixKeyType,
         city: input.city ?? "SAO PAULO",
+        cityConfirmedAt: input.city ? new Date() : null,
         feePlan: DEFAULT_FEE_PLAN,
         publicKey: keys.publicKey,
         webhookSecretEnc: encrypt(keys.webhookSecret),

@@ -76,6 +76,8 @@ export async function updateCompanySettings(ctx: Pick<ServiceContext, "account">
       name: input.name,
       email: input.email,
       city: input.city,
+      // Saved by the merchant: the overview's "Primeiros passos" counts the PIX details as checked.
+      cityConfirmedAt: new Date(),
       pixKey: key.key,
       pixKeyType: key.type,
       ...(input.address !== undefined ? { address: input.address } : {}),
