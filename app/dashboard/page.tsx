@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { getDashboardOverview } from "@/lib/services/dashboard/dashboard-overview";
+import { getFirstSteps } from "@/lib/services/accounts/first-steps";
+import { FirstStepsCard } from "./FirstStepsCard";
 import { merchantFunds } from "@/components/dashboard/funds";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { METHOD_COLOR, VolumeChart } from "@/components/dashboard/VolumeChart";
@@ -12,7 +14,7 @@ export const metadata: Metadata = { title: "Visão geral" };
 
 export default async function OverviewPage() {
   const ctx = await requireSession();
-  const [{ balance, showsPsp }, overview] = await Promise.all([merchantFunds(ctx), getDashboardOverview(ctx)]);
+  const [{ balance, showsPsp }, overview, firstSteps] = await Promise.all([merchantFunds(ctx), getDashboardOverview(ctx), getFirstSteps(ctx)]);
 
   return (
     <>
@@ -25,6 +27,8 @@ export default async function OverviewPage() {
           </Link>
         }
       />
+
+      {firstSteps.show && <FirstStepsCard firstSteps={firstSteps} />}
 
       <section aria-labelledby="saldo" className={`${ui.grid} ${showsPsp ? ui.grid4 : ui.grid3}`}>
         <h2 id="saldo" className={ui.srOnly}>
