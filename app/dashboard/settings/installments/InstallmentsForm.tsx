@@ -44,7 +44,14 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
       <div className={`${ui.grid} ${ui.grid2}`}>
         <div className={ui.field}>
           <label htmlFor="maxInstallments">Número máximo de parcelas</label>
-          <select id="maxInstallments" name="maxInstallments" className={ui.input} value={max} onChange={(e) => setMax(e.target.value)} {...described("maxInstallments")}>
+          <select id="maxInstallments" name="maxInstallments" className={ui.input} value={max} onChange={(e) => {
+              const next = e.target.value;
+              setMax(next);
+              // Lowering the maximum below the interest-free count brings that count down with it.
+              if (Number(free) > Number(next)) setFree(next);
+            }}
+            {...described("maxInstallments")}
+          >
             {counts.map((n) => (
               <option key={n} value={n}>
                 {n === 1 ? "1x (só à vista)" : `${n}x`}
@@ -57,7 +64,7 @@ export function InstallmentsForm({ initial }: { initial: InstallmentPlan }) {
           <label htmlFor="interestFree">Parcelas sem juros</label>
           <select id="interestFree" name="interestFree" className={ui.input} value={free} onChange={(e) => setFree(e.target.value)} {...described("interestFree")}>
             {counts.map((n) => (
-              <option key={n} value={n}>
+              <option key={n} value={n} disabled={n > Number(max)}>
                 {`até ${n}x`}
               </option>
             ))}
