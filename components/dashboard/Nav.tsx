@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { signOut } from "next-auth/react";
 import { BrandMark } from "./BrandMark";
 import s from "./shell.module.css";
@@ -27,6 +27,20 @@ export function Nav({ accountName, userEmail }: { accountName: string; userEmail
   const [signingOut, setSigningOut] = useState(false);
   const menuId = useId();
   const router = useRouter();
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  // The phone menu closes on Escape, wherever focus is, and gives focus back to its button (so the
+  // keyboard is not left on a link that is now hidden).
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
 
   async function onSignOut() {
     setSigningOut(true);
@@ -46,6 +60,7 @@ export function Nav({ accountName, userEmail }: { accountName: string; userEmail
           Sandbox
         </span>
         <button
+          ref={menuButton}
           type="button"
           className={s.menuButton}
           aria-expanded={open}
