@@ -3,19 +3,37 @@
 const KEPT = /^[A-Za-z0-9_-]{22,64}$/;
 const made = new Map<string, string>();
 
+/** The browser's stores in the order they are tried: this browser's, then the tab's. */
+function stores(): Storage[] {
+  const out: Storage[] = [];
+  for (const get of [() => window.localStorage, () => window.sessionStorage]) {
+    try {
+      const st = get();
+      if (st) out.push(st);
+    } catch {
+      // refused (private modes, storage off)
+    }
+  }
+  return out;
+}
+
 /**
- * This tab's attempt key for a payment link: random, kept in sessionStorage so a Reload keeps it,
- * sent with every tap. The server gives a PIX or boleto asked again with it (the answer lost, a
- * double tap, Reload) the charge already made, and only to this tab: no one else knows the key.
- * Without sessionStorage (private modes that refuse it) it lasts as long as the page.
+ * This browser's attempt key for a payment link: random, kept in localStorage so a Reload, or the
+ * link opened again in another tab (from the chat it was sent in), keeps it; sent with every tap. The
+ * server gives a PIX or boleto asked again with it for the same payer the charge already made, and
+ * only to this browser: no one else knows the key. Where localStorage is refused, the tab's
+ * sessionStorage keeps it; with neither, it lasts as long as the page.
  */
 export function linkAttempt(linkSecureId: string): string {
   const name = `arara:attempt:${linkSecureId}`;
-  try {
-    const kept = window.sessionStorage.getItem(name);
-    if (kept && KEPT.test(kept)) return kept;
-  } catch {
-    // no sessionStorage: the page's own below
+  const kept = stores();
+  for (const st of kept) {
+    try {
+      const key = st.getItem(name);
+      if (key && KEPT.test(key)) return key;
+    } catch {
+      // unreadable: the next store, or a new key
+    }
   }
   let key = made.get(name);
   if (!key) {
@@ -23,10 +41,13 @@ export function linkAttempt(linkSecureId: string): string {
     key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     made.set(name, key);
   }
-  try {
-    window.sessionStorage.setItem(name, key);
-  } catch {
-    // kept for the page only
+  for (const st of kept) {
+    try {
+      st.setItem(name, key);
+      break;
+    } catch {
+      // full or refused: the next store, else kept for the page only
+    }
   }
   return key;
 }

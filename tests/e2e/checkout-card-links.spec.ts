@@ -54,6 +54,26 @@ test.describe("payment link: card", () => {
     expect(errors()).toEqual([]);
   });
 
+  test("paid in installments with interest: the link's page says what the card was charged, as the charge's page does", async ({ page, request }) => {
+    const link = await createLink(request, { installmentPlan: { maxInstallments: 6, interestFree: 1, monthlyRateBp: 199 } });
+    await page.goto(pathOf(link.secureUrl));
+    await page.getByTestId("method-credit_card").click();
+    await fillPayer(page);
+    await fillCard(page, GOOD_CARD);
+    await page.getByTestId("card-installments").selectOption("6");
+    await page.getByRole("button", { name: /^Pagar R\$/ }).click();
+    const onCharge = page.getByTestId("paid-text");
+    await expect(onCharge).toContainText("pedido de R$ 299,00 em 6x com juros");
+    const charged = (await onCharge.textContent())!.match(/R\$\s[\d.]+,\d{2}/)![0];
+    expect(charged).not.toBe("R$ 299,00");
+
+    // The link opened again (from the chat it was sent in): the same words, the card's total first.
+    await page.goto(pathOf(link.secureUrl));
+    await expect(page.getByTestId("paid-text")).toHaveText((await onCharge.textContent())!);
+    await expect(page.getByTestId("paid-text")).toContainText(charged);
+    await screenshot(page, "link-paid-interest");
+  });
+
   test("refused, with the reason in Portuguese, then another card is approved for the same order", async ({ page, request }) => {
     const errors = watchConsole(page);
     const log = recordRequests(page);
@@ -183,6 +203,36 @@ test.describe("payment link: PIX and boleto", () => {
     await screenshot(page, "link-paid");
     expect((await readLink(request, link.id)).status).toBe("paid");
     expect(errors()).toEqual([]);
+  });
+
+  test("the link opened again in another tab of the same browser gives the PIX already made; another browser gets its own", async ({ page, request, browser }) => {
+    const link = await createLink(request);
+    await page.goto(pathOf(link.secureUrl));
+    await fillPayer(page);
+    await page.getByRole("button", { name: "Gerar código PIX" }).click();
+    await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    const first = page.url();
+
+    // A second tab (the payer taps the link in the chat again) and fills the form again.
+    const tab = await page.context().newPage();
+    await tab.goto(pathOf(link.secureUrl));
+    await fillPayer(tab);
+    await tab.getByRole("button", { name: "Gerar código PIX" }).click();
+    await expect(tab.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    expect(tab.url()).toBe(first);
+    await tab.close();
+
+    const other = await browser.newContext();
+    try {
+      const stranger = await other.newPage();
+      await stranger.goto(new URL(pathOf(link.secureUrl), first).toString());
+      await fillPayer(stranger);
+      await stranger.getByRole("button", { name: "Gerar código PIX" }).click();
+      await expect(stranger.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+      expect(stranger.url()).not.toBe(first);
+    } finally {
+      await other.close();
+    }
   });
 
   test("by boleto, with a CNPJ; going back offers to continue the boleto", async ({ page, request }) => {
