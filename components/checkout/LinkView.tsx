@@ -17,7 +17,8 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
       <>
         <PaidResult
           locale={locale}
-          amount={order.amount}
+          amount={link.paid?.amount ?? order.amount}
+          interest={link.paid && link.paid.paymentMethod === "credit_card" && link.paid.amount > order.amount ? { orderAmount: order.amount, count: link.paid.installments } : null}
           merchant={merchant.name}
           method={link.paid?.paymentMethod ?? ""}
           paidAt={link.paid?.paidAt ?? null}

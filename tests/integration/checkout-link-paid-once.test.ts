@@ -137,6 +137,24 @@ describe("card payments of one link at once", () => {
   });
 });
 
+describe("a link paid by card in installments with interest", () => {
+  it("its page says what the card was charged (the order plus interest), not the order's amount", async () => {
+    const l = await link({ methods: ["credit_card"], installmentPlan: { maxInstallments: 6, interestFree: 1, monthlyRateBp: 199 } });
+    const res = await pay(l.secureId, { method: "credit_card", payer, cardToken: await token(GOOD), installments: 6 });
+    expect(res.status, res.text).toBe(201);
+    const [charge] = await getDb().select().from(transactions).where(eq(transactions.secureId, res.body.data.secureId));
+    expect(charge.status).toBe("paid");
+    expect(charge.paidAmount).toBeGreaterThan(AMOUNT);
+    const page = await getCheckoutPageData(l.secureId);
+    expect(page?.kind === "link" && page.link.paid).toEqual({
+      paymentMethod: "credit_card",
+      paidAt: charge.paidAt!.toISOString(),
+      amount: charge.paidAmount,
+      installments: 6,
+    });
+  });
+});
+
 describe("the database keeps one payment per link", () => {
   it("refuses to mark a second charge of a link paid outside the services", async () => {
     const l = await link({ methods: ["pix", "boleto"] });

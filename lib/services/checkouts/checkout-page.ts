@@ -97,7 +97,14 @@ export type PayerLink = {
   methods: PaymentMethod[];
   expiresAt: string | null;
   /** When paid: the transaction that paid it. */
-  paid: { paymentMethod: PaymentMethod; paidAt: string | null } | null;
+  paid: {
+    paymentMethod: PaymentMethod;
+    paidAt: string | null;
+    /** What the payer paid: a card in installments with interest was charged more than the order. */
+    amount: number;
+    /** The card's installments (1 for anything else). */
+    installments: number;
+  } | null;
   /** An unexpired PIX or boleto already issued from the link, to continue instead of issuing another. */
   pending: { secureId: string; paymentMethod: PaymentMethod } | null;
   /**
@@ -210,7 +217,19 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
   let returned: PayerLink["returned"] = [];
   if (status === "paid") {
     const t = await linkPaymentOf(db, row.id);
-    if (t) paid = { paymentMethod: t.paymentMethod, paidAt: t.paidAt.toISOString() };
+    if (t) {
+      const [charged] = await db
+        .select({ amount: transactions.amount, paidAmount: transactions.paidAmount, installments: transactions.installments })
+        .from(transactions)
+        .where(eq(transactions.id, t.id));
+      paid = {
+        paymentMethod: t.paymentMethod,
+        paidAt: t.paidAt.toISOString(),
+        // As the charge's own page says it (cardTotal above): what the card or the PIX took.
+        amount: charged && charged.paidAmount > 0 ? charged.paidAmount : (charged?.amount ?? row.amount),
+        installments: charged?.installments ?? 1,
+      };
+    }
     returned = (await returnedPaymentsOf(db, row.id)).map((r) => ({ paymentMethod: r.paymentMethod, amount: r.amount, paidAt: r.paidAt.toISOString(), returned: r.returned }));
   } else if (status === "open") {
     const rows = await db
