@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { dictionary, type Locale } from "./i18n";
 import { noteServerDate, serverNow } from "./server-clock";
+import { Alert } from "../ui/Alert";
 import ui from "../ui/ui.module.css";
 
 const POLL_MS = 2500;
@@ -39,6 +40,8 @@ export function PaymentWatcher({
   const router = useRouter();
   const [phase, setPhase] = useState<Phase>("waiting");
   const [announce, setAnnounce] = useState("");
+  /** The last look at the server failed for want of a connection (or the browser says it is offline). */
+  const [offline, setOffline] = useState(false);
   const busy = useRef(false);
   const done = phase !== "waiting";
 
@@ -47,6 +50,7 @@ export function PaymentWatcher({
     busy.current = true;
     try {
       const res = await fetch(`/checkout/${secureId}/status`, { cache: "no-store", headers: { accept: "application/json" } });
+      setOffline(false);
       noteServerDate(res.headers.get("date"));
       if (!res.ok) return;
       const { data } = (await res.json()) as { data: { status: string; expired?: boolean; next?: string | null } };
@@ -62,7 +66,8 @@ export function PaymentWatcher({
         router.refresh();
       }
     } catch {
-      // Offline for a moment: the next tick tries again.
+      // No connection: said on the page; the next tick (or the connection's return) tries again.
+      setOffline(true);
     } finally {
       busy.current = false;
     }
@@ -75,9 +80,16 @@ export function PaymentWatcher({
     };
     const id = window.setInterval(tick, POLL_MS);
     document.addEventListener("visibilitychange", tick);
+    // The connection back: look at once. Lost: say so before the next tick fails.
+    const online = () => void check();
+    const lost = () => setOffline(true);
+    window.addEventListener("online", online);
+    window.addEventListener("offline", lost);
     return () => {
       window.clearInterval(id);
       document.removeEventListener("visibilitychange", tick);
+      window.removeEventListener("online", online);
+      window.removeEventListener("offline", lost);
     };
   }, [check, done]);
 
@@ -97,6 +109,13 @@ export function PaymentWatcher({
 
   return (
     <WatcherContext.Provider value={{ refresh: () => void check() }}>
+      {!done && offline ? (
+        <div data-testid="offline-notice">
+          <Alert tone="warning" role="status">
+            {t.offline}
+          </Alert>
+        </div>
+      ) : null}
       {phase === "paid" ? paidView : phase === "expired" ? expiredView : children}
       <p className={ui.visuallyHidden} role="status" aria-live="polite">
         {announce}

@@ -152,6 +152,7 @@ export const en: Dictionary = {
     stay: "Stay on this page",
     receipt: (email) => `We sent the receipt to ${email}.`,
   },
+  offline: "No internet connection. We will check the payment as soon as it is back; if you have already paid, do not pay again.",
   pixWait: {
     button: "I have paid",
     title: "We are confirming your payment",

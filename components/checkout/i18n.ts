@@ -177,6 +177,8 @@ const pt = {
     stay: "Ficar nesta página",
     receipt: (email: string) => `Enviamos o comprovante para ${email}.`,
   },
+  /** The watcher of a pending charge cannot reach the server (no connection). */
+  offline: "Sem conexão com a internet. Vamos conferir o pagamento assim que ela voltar; se você já pagou, não pague de novo.",
   pixWait: {
     button: "Já paguei",
     title: "Estamos confirmando seu pagamento",

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import {
+  AUTH,
   TOTAL,
   createTransaction,
   expectAccessible,
@@ -70,6 +71,24 @@ test.describe("hosted checkout: PIX", () => {
     await page.reload();
     await expect(page.getByTestId("paid-screen")).toContainText("Pago com PIX");
     expect(errors()).toEqual([]);
+  });
+
+  test("offline, the page says it cannot check the payment and not to pay again; back online, it finds the payment at once", async ({ page, context, request }) => {
+    const tx = await createTransaction(request, { paymentMethod: "pix", pix: { expiresInDays: 1 } });
+    await page.goto(pathOf(tx.secureUrl));
+    await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    await expect(page.getByTestId("offline-notice")).toHaveCount(0);
+    await context.setOffline(true);
+    await expect(page.getByTestId("offline-notice")).toHaveText(
+      "Sem conexão com a internet. Vamos conferir o pagamento assim que ela voltar; se você já pagou, não pague de novo.",
+    );
+    await screenshot(page, "pix-offline");
+    // Paid meanwhile (the payer's bank app has its own connection).
+    const paid = await request.put(`/api/v1/transactions/${tx.id}/test`, { headers: { authorization: AUTH }, data: { status: "paid" } });
+    expect(paid.status()).toBe(200);
+    await context.setOffline(false);
+    await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByTestId("offline-notice")).toHaveCount(0);
   });
 
   test("speaks English with ?lang=en, and keeps it in a cookie", async ({ page, request }) => {
