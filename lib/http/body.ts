@@ -100,6 +100,15 @@ export function parseJsonText(text: string): unknown {
   return value;
 }
 
+/**
+ * Every body the API takes is a JSON object: `[]`, `null`, `"x"` or `1` is a 400 in those words, not
+ * zod's "expected object, received array".
+ */
+export function requireJsonObject(value: unknown): void {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return;
+  throw new ServiceError("validation_error", "The body must be a JSON object.", [{ field: "body", message: "must be a JSON object" }]);
+}
+
 /** Reads a JSON body (UTF-8, at most 1 MB, at most 32 levels deep); malformed JSON is a 400, never a 500. An empty body reads as {}. */
 export async function readJson(req: Request): Promise<{ value: unknown; text: string }> {
   const text = await readBodyText(req);

@@ -6,7 +6,7 @@ import { safeEqual } from "@/lib/crypto";
 import type { ServiceContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
 import { parseBasicAuth } from "./basic-auth";
-import { readJson, zodFieldErrors } from "./body";
+import { readJson, requireJsonObject, zodFieldErrors } from "./body";
 import { errorResponse } from "./errors";
 import { authenticateSecretKey, type ReservableId } from "./authenticate";
 import { countInvalidKey, RateLimitedError, refuseAddressGuessingKeys } from "./public-limits";
@@ -108,7 +108,16 @@ async function run(req: Request, requestId: string, fn: () => Promise<Response>)
 
 async function bodyOf(req: Request): Promise<{ value: unknown; text: string }> {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "DELETE") return { value: undefined, text: "" };
-  return readJson(req);
+  const body = await readJson(req);
+  requireJsonObject(body.value);
+  return body;
+}
+
+/** Why credentials without one usable secret key are refused, in words that fit what was sent. */
+function missingSecretKey(creds: { publicKey: string | null; secretKeys: number }): string {
+  if (creds.secretKeys > 1) return "Send one secret key (sk_...): the credentials hold two, and a second secret key is never a password.";
+  if (creds.publicKey) return "A secret key (sk_...) is required; a public key alone is only for card tokenization.";
+  return "A secret key (sk_...) is required: the credentials hold none.";
 }
 
 /** Routes that need no key (health, card tokenization with its own publicKey check). */
@@ -123,21 +132,21 @@ export function withPublic(handler: (req: Request, ctx: PublicContext) => Promis
   };
 }
 
-/** Routes authenticated with the secret key (HTTP Basic, every form in docs/api.md, Authentication). */
+/** Routes authenticated with the secret key (HTTP Basic in every form of docs/api.md, Authentication, or Bearer). */
 export function withApiKey<P = undefined>(handler: (req: Request, ctx: ApiContext<P>) => Promise<Response>, options: Options<P> = {}) {
   return async (req: Request, args: RouteArgs): Promise<Response> => {
     const requestId = requestIdOf(req);
     return run(req, requestId, async () => {
       const creds = parseBasicAuth(req.headers.get("authorization"));
       if (!creds) {
-        throw new ServiceError("unauthorized", "Authentication required: send HTTP Basic with your secret key (sk_...).");
+        throw new ServiceError("unauthorized", "Authentication required: send HTTP Basic (or Bearer) with your secret key (sk_...).");
       }
       await ensureDatabase();
       if (!creds.secretKey) {
         // An address that sent too many invalid credentials is refused before anything else.
         await refuseAddressGuessingKeys(req);
         await countInvalidKey(req);
-        throw new ServiceError("unauthorized", "A secret key (sk_...) is required; a public key alone is only for card tokenization.");
+        throw new ServiceError("unauthorized", missingSecretKey(creds));
       }
       const early = options.reservesId ? await bodyOf(req).then((b) => ({ body: b }), (error: unknown) => ({ error })) : null;
       const reserve = early !== null && "body" in early ? (options.reservesId!(early.body.value) ?? undefined) : undefined;

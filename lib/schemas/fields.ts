@@ -16,27 +16,35 @@ export const need = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`),
 });
 
-/** As `need`, with its own words for a `null` given where the field should be left out instead. */
-const needOrNot = (what: string, nullMessage: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : issue.input === null ? nullMessage : `must be ${what}`),
-});
-
 /**
  * An integer number of centavos from `min` (default 1) to `max` (default MAX_AMOUNT). With
  * `digitStrings`, a string of digits ("1500") is read as the number (the money endpoints accept both).
  */
+/** What a fractional amount, or a string with anything but digits ("12,50", "12.50"), is told. */
+export const INTEGER_CENTAVOS = "must be an integer number of centavos (R$ 10,00 is 1000)";
+
 export function centavos(what: string, opts: { min?: number; max?: number; digitStrings?: boolean; nullMessage?: string } = {}) {
   const min = opts.min ?? 1;
   const max = opts.max ?? MAX_AMOUNT;
-  const expected = opts.nullMessage ? needOrNot("an integer number of centavos", opts.nullMessage) : need("an integer number of centavos");
+  const expected = {
+    error: (issue: { input?: unknown }) => {
+      const v = issue.input;
+      if (v === undefined) return "is required";
+      if (v === null && opts.nullMessage) return opts.nullMessage;
+      // "12,50" or "12.50": reais written as text; the same words as 12.5 gets.
+      if (typeof v === "string" && !/^\s*\d+\s*$/.test(v)) return INTEGER_CENTAVOS;
+      if (typeof v === "string") return "must be a JSON number of centavos, not a string (1000, not \"1000\")";
+      return "must be an integer number of centavos";
+    },
+  };
   const amount = z
     .number(expected)
-    .int("must be an integer number of centavos (R$ 10,00 is 1000)")
+    .int(INTEGER_CENTAVOS)
     .min(min, min === 0 ? "must not be negative" : min === 1 ? "must be at least 1 centavo" : `must be at least ${min}`)
     .max(max, max === MAX_AMOUNT ? `must be at most ${MAX_AMOUNT} (R$ 1.000.000,00)` : `must be at most ${max}`);
   if (!opts.digitStrings) return amount.meta({ description: `${what}, in centavos` });
   return z
-    .union([z.number(), z.string().trim().regex(/^\d+$/)], expected)
+    .union([z.number(), z.string().trim().regex(/^\d+$/, INTEGER_CENTAVOS)], expected)
     .transform(Number)
     .pipe(amount)
     .meta({ description: `${what}, in centavos` });

@@ -51,7 +51,8 @@ describe("401s", () => {
     ["a wrong secret key", () => ({ authorization: basic(`sk_test_${"Z".repeat(32)}`, "") })],
     ["a malformed secret key", () => ({ authorization: basic("sk_test_short", "") })],
     ["another account's public key with this secret", () => ({ authorization: basic(b.publicKey, a.secretKey) })],
-    ["Bearer instead of Basic", () => ({ authorization: `Bearer ${a.secretKey}` })],
+    ["Bearer with the public key", () => ({ authorization: `Bearer ${a.publicKey}` })],
+    ["Bearer with a wrong secret key", () => ({ authorization: `Bearer sk_test_${"Z".repeat(32)}` })],
     ["garbage base64", () => ({ authorization: "Basic %%%not-base64%%%" })],
     ["two secret keys", () => ({ authorization: basic(a.secretKey, b.secretKey) })],
   ];
