@@ -1,24 +1,48 @@
+import type { FeeView } from "@/lib/domain/net-amount";
 import { formatBRL } from "./format";
 import ui from "./ui.module.css";
 
-/** The fee card of a transaction: a refused charge moved no money, so it has no fee and no net amount. */
-export function FeeStat({ status, fee, amount, feeFixed }: { status: string; fee: number; amount: number; feeFixed: number }) {
-  if (status === "refused") {
+const NO_FEE_BECAUSE = {
+  refused: "sem tarifa: a cobrança foi recusada",
+  expired: "sem tarifa: a cobrança expirou sem pagamento",
+  link_paid: "sem tarifa: o link já foi pago por outra cobrança",
+} as const;
+
+/**
+ * The fee card of a transaction (lib/domain/net-amount.ts decides the figures): "—" when no money
+ * moved and none will; an estimate, charged only if paid, while the charge is open; else the fee and
+ * the net the payment credited, the statement's figure.
+ */
+export function FeeStat({ view }: { view: FeeView }) {
+  if (view.kind === "none") {
     return (
       <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
         <span className={ui.statLabel}>Tarifa</span>
         <span className={ui.statValue}>—</span>
-        <span className={ui.statHint}>sem tarifa: a cobrança foi recusada</span>
+        <span className={ui.statHint}>{NO_FEE_BECAUSE[view.reason]}</span>
+      </div>
+    );
+  }
+  const fixed = view.fixed > 0 ? ` · inclui fixo de ${formatBRL(view.fixed)}` : "";
+  if (view.kind === "estimate") {
+    return (
+      <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
+        <span className={ui.statLabel}>Tarifa estimada</span>
+        <span className={ui.statValue}>{formatBRL(view.fee)}</span>
+        <span className={ui.statHint}>
+          cobrada só se for paga · líquido previsto {formatBRL(view.net)}
+          {fixed}
+        </span>
       </div>
     );
   }
   return (
     <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
       <span className={ui.statLabel}>Tarifa</span>
-      <span className={ui.statValue}>{formatBRL(fee)}</span>
+      <span className={ui.statValue}>{formatBRL(view.fee)}</span>
       <span className={ui.statHint}>
-        líquido {formatBRL(amount - fee)}
-        {feeFixed > 0 ? ` · inclui fixo de ${formatBRL(feeFixed)}` : ""}
+        líquido {formatBRL(view.net)}
+        {fixed}
       </span>
     </div>
   );

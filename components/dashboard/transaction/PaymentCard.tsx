@@ -3,8 +3,12 @@ import { KeyBox } from "@/components/ui/KeyBox";
 import { formatDateTime, METHOD_LABEL, refusalLabel } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
-/** How the transaction is paid: method, processor, card, refusal, expiry, PIX and boleto codes. */
-export function PaymentCard({ t, expired }: { t: TransactionRow; expired: boolean }) {
+/**
+ * How the transaction is paid: method, processor, card, refusal, expiry, PIX and boleto codes. The PIX
+ * code is shown only while the charge can still be paid (`payable`: pending, not expired, its payment
+ * link not paid by another charge), so nobody passes on a code that can no longer settle anything.
+ */
+export function PaymentCard({ t, expired, payable }: { t: TransactionRow; expired: boolean; payable: boolean }) {
   return (
     <section className={ui.card} aria-labelledby="pagamento">
       <h2 id="pagamento">Pagamento</h2>
@@ -48,7 +52,7 @@ export function PaymentCard({ t, expired }: { t: TransactionRow; expired: boolea
           </>
         )}
       </dl>
-      {t.pixQrcode && t.status === "pending" && (
+      {t.pixQrcode && t.status === "pending" && payable && (
         <div className={ui.field} style={{ marginTop: 14 }}>
           <span className={ui.label}>PIX copia e cola</span>
           <KeyBox value={t.pixQrcode} label="Código PIX copia e cola" />

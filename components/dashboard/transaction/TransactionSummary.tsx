@@ -1,11 +1,12 @@
 import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
+import type { FeeView } from "@/lib/domain/net-amount";
 import { installmentsText } from "@/lib/domain/installments";
 import { FeeStat } from "@/components/dashboard/FeeStat";
 import { formatBRL, formatDateTime } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
-/** The values row of a transaction: amount, paid, refunded, fee. */
-export function TransactionSummary({ t, paid }: { t: TransactionRow; paid: number }) {
+/** The values row of a transaction: amount, paid, refunded, fee (`fee`: feeViewOf, the ledger's figures). */
+export function TransactionSummary({ t, paid, fee }: { t: TransactionRow; paid: number; fee: FeeView }) {
   return (
     <section className={`${ui.grid} ${ui.grid4}`} aria-label="Valores">
       <div className={`${ui.card} ${ui.stat}`}>
@@ -31,7 +32,7 @@ export function TransactionSummary({ t, paid }: { t: TransactionRow; paid: numbe
           {formatBRL(t.refundedAmount)}
         </span>
       </div>
-      <FeeStat status={t.status} fee={t.feeEstimated} amount={t.amount} feeFixed={t.feeFixed} />
+      <FeeStat view={fee} />
     </section>
   );
 }

@@ -73,6 +73,8 @@ export function linkAlreadyPaid(checkoutId: number, payment: LinkPayment): Servi
   return new ServiceError(
     "conflict",
     `The order of payment link #${checkoutId} is already paid (transaction #${payment.id}); this charge can no longer be paid.`,
+    undefined,
+    { messagePt: `O link de pagamento #${checkoutId} já foi pago pela transação #${payment.id}; esta cobrança não pode mais ser paga.` },
   );
 }
 

@@ -2,7 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { newFormKey } from "@/lib/auth/idempotent-action";
+import { getDb } from "@/lib/db/client";
 import { getTransactionDetail } from "@/lib/services/transactions/transaction-detail";
+import { linkPaymentOf } from "@/lib/services/checkouts/link-payment";
+import { accountInstallmentPlan } from "@/lib/services/accounts/installment-plan";
+import { feeViewOf } from "@/lib/domain/net-amount";
 import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
@@ -15,6 +19,7 @@ import { WebhookDeliveries } from "@/components/dashboard/webhooks/WebhookDelive
 import { RefundCard } from "@/components/dashboard/transaction/RefundCard";
 import { SandboxCard } from "@/components/dashboard/transaction/SandboxCard";
 import { TimelineCard } from "@/components/dashboard/transaction/TimelineCard";
+import { LinkPaidNotice } from "@/components/dashboard/transaction/LinkPaidNotice";
 import { redeliverAction, refundAction, sandboxMoveAction, skipAction } from "./actions";
 import ui from "@/components/dashboard/ui.module.css";
 
@@ -25,6 +30,12 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const detail = await orNotFound(getTransactionDetail(ctx, id));
   const { transaction: t } = detail;
+  // An open charge of a payment link another charge already paid can no longer be paid (link-payment.ts):
+  // the page says so and offers no simulated payment, which the sandbox would refuse.
+  const open = t.status === "pending" || t.status === "processing";
+  const linkPaidBy = open && t.checkoutId !== null ? await linkPaymentOf(getDb(), t.checkoutId) : null;
+  const sandboxMoves = linkPaidBy ? detail.sandboxMoves.filter((to) => to !== "paid" && to !== "processing") : detail.sandboxMoves;
+  const fee = feeViewOf(t, accountInstallmentPlan(ctx.account), ctx.now, { linkPaidElsewhere: linkPaidBy !== null });
 
   return (
     <>
@@ -42,6 +53,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           </a>
         }
       />
+
+      {linkPaidBy && <LinkPaidNotice t={t} paidById={linkPaidBy.id} />}
 
       {t.duplicateOfId !== null && t.status !== "paid" && (
         <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="duplicate-payment" style={{ marginBottom: 16 }}>
@@ -75,13 +88,13 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         </div>
       )}
 
-      <TransactionSummary t={t} paid={detail.paid} />
+      <TransactionSummary t={t} paid={detail.paid} fee={fee} />
 
       <div className={`${ui.split} ${ui.section}`}>
         <div className={ui.grid}>
           <CustomerCard t={t} />
           <ItemsCard t={t} />
-          <PaymentCard t={t} expired={detail.expired} />
+          <PaymentCard t={t} expired={detail.expired} payable={!detail.expired && !linkPaidBy} />
           <WebhookDeliveries
             subject={{ kind: "transaction", id: t.id }}
             postbackUrl={t.postbackUrl}
@@ -93,7 +106,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
 
         <div className={ui.grid}>
           {detail.refundable > 0 && <RefundCard transactionId={t.id} refundable={detail.refundable} viaPsp={detail.refundsAtPsp} formKey={newFormKey()} action={refundAction} />}
-          {detail.sandboxMoves.length > 0 && <SandboxCard transactionId={t.id} status={t.status} moves={detail.sandboxMoves} action={sandboxMoveAction} />}
+          {sandboxMoves.length > 0 && <SandboxCard transactionId={t.id} status={t.status} moves={sandboxMoves} action={sandboxMoveAction} />}
           <TimelineCard timeline={detail.timeline} />
         </div>
       </div>
