@@ -72,11 +72,20 @@ function errorExample(code: ErrorCode) {
 function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   const requestIdHeader = { "x-request-id": { description: "Request id (quote it to support)", schema: { type: "string" as const } } };
+  // On an operation that honours Idempotency-Key: a replayed answer says so (lib/http/idempotency.ts).
+  const replayedHeader: Record<string, { description: string; schema: { type: "string"; enum?: string[] } }> = op.idempotent
+    ? {
+        "idempotent-replayed": {
+          description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key and body, replayed byte for byte; absent on a first answer",
+          schema: { type: "string" as const, enum: ["true"] },
+        },
+      }
+    : {};
   for (const [status, r] of Object.entries(op.responses)) {
     const contentType = r.contentType ?? "application/json";
     responses[status] = {
       description: r.description,
-      headers: requestIdHeader,
+      headers: { ...requestIdHeader, ...replayedHeader },
       content: {
         [contentType]: {
           schema: r.schema ?? { type: "string", description: r.text },
@@ -91,9 +100,11 @@ function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
     byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const headers: Record<string, { description: string; schema: { type: "string" } }> = { ...requestIdHeader };
+    const headers: Record<string, { description: string; schema: { type: "string"; enum?: string[] } }> = { ...requestIdHeader };
     if (status === 401 && op.auth === "secretKey") headers["www-authenticate"] = { description: 'Basic realm="api"', schema: { type: "string" } };
     if (status === 429) headers["retry-after"] = { description: "Seconds to wait", schema: { type: "string" } };
+    // A 4xx of the operation itself is remembered with the key and replayed like a success.
+    if ([400, 404, 422].includes(status)) Object.assign(headers, replayedHeader);
     responses[String(status)] = {
       description: `${ERROR_DESCRIPTION[status] ?? "Error"} (code: ${codes.join(", ")})`,
       headers,
@@ -116,7 +127,8 @@ function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
-    security: op.auth === "secretKey" ? [{ basicAuth: [] }] : op.auth === "publicKey" ? [{ publicKey: [] }] : [],
+    // Either scheme (alternatives): HTTP Basic in any of its forms, or Bearer with the secret key.
+    security: op.auth === "secretKey" ? [{ basicAuth: [] }, { bearerAuth: [] }] : op.auth === "publicKey" ? [{ publicKey: [] }] : [],
     requestParams: {
       ...(op.pathParams ? { path: op.pathParams } : {}),
       ...(op.query ? { query: op.query } : {}),
@@ -309,6 +321,11 @@ export function buildOpenApiDocument(env: Env = getEnv(), ops: ApiOperation[] = 
           type: "http",
           scheme: "basic",
           description: "HTTP Basic with your secret key: base64(pk:sk), base64(sk:pk), base64(sk:), base64(sk:x), base64(sk), or the key itself not base64-encoded (Basic sk_...).",
+        },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "Authorization: Bearer sk_... (the scheme in any case): the secret key itself, checked exactly as in HTTP Basic. A Bearer pk_... is refused (a public key alone).",
         },
         publicKey: { type: "apiKey", in: "query", name: "publicKey", description: "Your public key (pk_test_...), card tokenization only." },
       },

@@ -61,7 +61,7 @@ export function guides(env: Env): Guide[] {
       title: "Authentication",
       paragraphs: [
         "Each account has a public key (`pk_test_...`, safe in browsers; only for card tokenization) and a secret key (`sk_test_...`, server side only, shown once; stored as a SHA-256 hash and compared in constant time).",
-        "Every route under /api/v1 except card tokenization, the browser script, health and this reference uses HTTP Basic: `Authorization: Basic base64(credentials)`. All the forms clients of this gateway family send are accepted: the part that starts with `sk_` authenticates (user name or password alike), and `Basic sk_...` with the key itself not base64-encoded works too. The other part is not checked unless it is a key: anything else (`x`, empty, absent, any text) is ignored, a `pk_` must be your own (another account's is a 401), a second `sk_` is a 401. A `pk_` alone is a 401.",
+        "Every route under /api/v1 except card tokenization, the browser script, health and this reference uses HTTP Basic: `Authorization: Basic base64(credentials)`. All the forms clients of this gateway family send are accepted: the part that starts with `sk_` authenticates (user name or password alike), and `Basic sk_...` with the key itself not base64-encoded works too. The other part is not checked unless it is a key: anything else (`x`, empty, absent, any text) is ignored, a `pk_` must be your own (another account's is a 401), a second `sk_` is a 401. A `pk_` alone is a 401. `Authorization: Bearer sk_...` (the scheme in any case) is accepted too, checked exactly as the same key in Basic (the same lookup, answers and lock-out after failures); `Bearer pk_...` is a public key alone, a 401.",
         "Card tokenization authenticates with `?publicKey=pk_...` in the query string and is open to every origin (CORS).",
       ],
       table: {
@@ -73,9 +73,11 @@ export function guides(env: Env): Guide[] {
           ["secret:x", "Basic base64(sk_test_...:x)"],
           ["secret alone, no colon", "Basic base64(sk_test_...)"],
           ["the key itself, not base64-encoded", "Basic sk_test_... (or Basic sk_test_...:x)"],
+          ["Bearer with the secret key", "Bearer sk_test_..."],
         ],
       },
-      code: 'curl -u "sk_test_...:" {base_url}/api/v1/company',
+      // The deployment's own base URL (BASE_URL), as the switching guide's example: pasted, it runs.
+      code: `curl -u "sk_test_...:" ${env.baseUrl.replace(/\/$/, "")}/api/v1/company`,
     },
     {
       id: "envelope",

@@ -72,7 +72,7 @@ describe("the OpenAPI document", () => {
       const op = doc.paths[o.path][o.method];
       const header = (op.parameters ?? []).find((p: { name: string }) => p.name === "Idempotency-Key");
       expect(Boolean(header), key(o.method, o.path)).toBe(Boolean(o.idempotent));
-      if (o.auth === "secretKey") expect(op.security).toEqual([{ basicAuth: [] }]);
+      if (o.auth === "secretKey") expect(op.security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
     }
   });
 

@@ -119,7 +119,11 @@ export const BoletoSchema = z
   .object({
     url: z.string().meta({ description: "PDF of the slip", format: "uri" }),
     barcode: z.string().meta({ description: "44-digit FEBRABAN barcode" }),
-    digitableLine: z.string().meta({ description: "47-digit line" }),
+    digitableLine: z.string().meta({
+      description:
+        "The slip's line of 47 digits, formatted as printed, with dots and spaces (54 characters): strip every non-digit for the digits only",
+      example: "00190.00009 01234.567004 00001.001171 6 16470000015900",
+    }),
     dueDate: z.string().nullable().optional().meta({ description: "YYYY-MM-DD" }),
   })
   .meta({ id: "Boleto" });
