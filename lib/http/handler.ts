@@ -120,6 +120,14 @@ function missingSecretKey(creds: { publicKey: string | null; secretKeys: number 
   return "A secret key (sk_...) is required: the credentials hold none.";
 }
 
+/**
+ * Static answers (the browser script): no database, no key; the request id, nosniff and the log line
+ * every API answer has. The route's own Cache-Control stands.
+ */
+export function withStatic(handler: (req: Request) => Response | Promise<Response>) {
+  return async (req: Request): Promise<Response> => run(req, requestIdOf(req), async () => handler(req));
+}
+
 /** Routes that need no key (health, card tokenization with its own publicKey check). */
 export function withPublic(handler: (req: Request, ctx: PublicContext) => Promise<Response>) {
   return async (req: Request, args: RouteArgs): Promise<Response> => {

@@ -87,10 +87,13 @@ function onClientError(server: Server, others: ((err: Error, socket: Duplex) => 
     if (err.code === "HPE_INVALID_METHOD" && socket.writable) {
       const line = requestLineOf(err.rawPacket);
       const { allow, message } = refusal(line?.method ?? "", line ? routeOf(line.target) : null);
-      const body = JSON.stringify(errorBody("method_not_allowed", message));
+      // A request id in the body and the header, as every other answer of the API has.
+      const requestId = randomUUID();
+      const body = JSON.stringify(errorBody("method_not_allowed", message, undefined, requestId));
       socket.end(
         `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${allow.join(", ")}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+          `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+          `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
       return;
     }

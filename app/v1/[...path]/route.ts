@@ -8,7 +8,6 @@
  */
 import { parseBasicAuth } from "@/lib/http/basic-auth";
 import { utf8OrNull } from "@/lib/http/body";
-import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/envelope";
 import { withApiKey, withPublic } from "@/lib/http/handler";
 import { prefersJson, toV1Response } from "@/lib/http/dialect";
@@ -183,7 +182,9 @@ async function dispatch(method: Method, req: Request, args: { params: Promise<Pa
   const handler = route?.module[method];
   if (!route || !handler) {
     const path = new URL(req.url).pathname;
-    return withPublic(async () => errorResponse("not_found", `No API route ${method} ${path}.`))(req, args);
+    return withPublic(async () => {
+      throw new ServiceError("not_found", `No API route ${method} ${path}.`);
+    })(req, args);
   }
   const routeArgs = { params: Promise.resolve(route.params as Params) };
 

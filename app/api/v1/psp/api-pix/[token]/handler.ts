@@ -1,6 +1,6 @@
 import { parseJsonText, readBodyText } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
-import { errorResponse } from "@/lib/http/errors";
+import { ServiceError } from "@/lib/services/errors";
 import { withPublic } from "@/lib/http/handler";
 import { handleApiPixWebhook } from "@/lib/services/psp/api-pix-webhook";
 
@@ -17,6 +17,6 @@ export const pspWebhook = withPublic(async (req, ctx) => {
   const text = await readBodyText(req);
   const body = text.trim() === "" ? undefined : parseJsonText(text);
   const outcome = await handleApiPixWebhook(token, body, ctx.now);
-  if (!outcome.found) return errorResponse("not_found", "No such webhook.");
+  if (!outcome.found) throw new ServiceError("not_found", "No such webhook.");
   return ok({ received: outcome.ids });
 });
