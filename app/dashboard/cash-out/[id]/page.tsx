@@ -14,6 +14,17 @@ import { redeliverCashOutEventAction, skipCashOutEventAction } from "./actions";
 
 export const metadata: Metadata = { title: "Saque" };
 
+/**
+ * The total line, by what happened to the money (journals.ts): held in reserve while the PSP works,
+ * debited once the transfer completed, returned to the balance when it failed.
+ */
+function totalLabel(status: string, atPsp: boolean): string {
+  const balance = atPsp ? "saldo no seu PSP" : "saldo";
+  if (status === "completed") return `Debitado do ${balance}`;
+  if (status === "failed") return `Debitado e devolvido ao ${balance}`;
+  return `Reservado do ${balance}`;
+}
+
 export default async function CashOutDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireSession();
   const { id } = await params;
@@ -36,16 +47,16 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
         <section className={ui.card} aria-labelledby="valores">
           <h2 id="valores">Valores</h2>
           <div className={ui.form} style={{ gap: 8 }}>
-            <div className={ui.summaryRow}>
-              <span>Valor transferido</span>
+            <div className={ui.summaryRow} data-testid="cash-out-amount">
+              <span>{c.status === "completed" ? "Valor transferido" : "Valor do saque"}</span>
               <strong>{formatBRL(c.amount)}</strong>
             </div>
             <div className={ui.summaryRow}>
               <span>Tarifa</span>
               <strong>{formatBRL(c.fee)}</strong>
             </div>
-            <div className={`${ui.summaryRow} ${ui.summaryTotal}`}>
-              <span>{atPsp ? "Debitado do saldo no seu PSP" : "Debitado do saldo"}</span>
+            <div className={`${ui.summaryRow} ${ui.summaryTotal}`} data-testid="cash-out-total">
+              <span>{totalLabel(c.status, atPsp)}</span>
               <strong>{formatBRL(c.amount + c.fee)}</strong>
             </div>
             {c.status === "failed" && <p className={`${ui.small} ${ui.muted}`}>O valor e a tarifa voltaram para {atPsp ? "o saldo no seu PSP" : "o saldo disponível"}.</p>}
@@ -84,8 +95,17 @@ export default async function CashOutDetailPage({ params }: { params: Promise<{ 
                 <dd data-testid="cash-out-fail-reason">{cashOutFailureLabel(c.failReason)}</dd>
               </>
             )}
-            <dt>Concluído em</dt>
-            <dd>{c.completedAt ? formatDateTimeSeconds(c.completedAt) : "—"}</dd>
+            {c.status === "failed" ? (
+              <>
+                <dt>Falhou em</dt>
+                <dd>{formatDateTimeSeconds(c.updatedAt)}</dd>
+              </>
+            ) : (
+              <>
+                <dt>Concluído em</dt>
+                <dd>{c.completedAt ? formatDateTimeSeconds(c.completedAt) : "—"}</dd>
+              </>
+            )}
           </dl>
         </section>
       </div>
