@@ -7,6 +7,7 @@
  * card's expiry as integers, boleto.expirationDate).
  * In the kernel: the services, the HTTP kit and the webhook payloads all map rows with it.
  */
+import { paymentCreditOf } from "@/lib/domain/net-amount";
 import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
 import { v1CardView } from "@/lib/core/card-view";
 import { boletoUrlOf, secureUrlOf } from "@/lib/core/public-urls";
@@ -129,15 +130,17 @@ export type TransactionResource = ReturnType<typeof transactionResource>;
  * The fee a transaction reports (`fees`, and `fee { netAmount, fixedAmount, estimatedFee }` on /v1
  * and in notifications). A refused card moved no money: no fee was charged and nothing is net, so
  * all three are 0 (the row keeps the plan's quote, which no journal ever posted). Every other
- * status reports the plan's fee, `netAmount = amount - estimatedFee`, as before.
+ * status reports the plan's fee and `netAmount` = what the payer was charged less the fee: the
+ * amount, or for a card in installments with interest the paid total (more than the order's
+ * amount), as the ledger credits it (paymentCreditOf, lib/domain/net-amount.ts).
  */
-export function reportedFee(t: { status: string; amount: number; feeFixed: number; feeEstimated: number }): {
+export function reportedFee(t: { status: string; amount: number; paidAmount: number; feeFixed: number; feeEstimated: number }): {
   netAmount: number;
   fixedAmount: number;
   estimatedFee: number;
 } {
   if (t.status === "refused") return { netAmount: 0, fixedAmount: 0, estimatedFee: 0 };
-  return { netAmount: t.amount - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated };
+  return { netAmount: paymentCreditOf(t), fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated };
 }
 
 /**

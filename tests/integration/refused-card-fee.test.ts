@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { ledgerJournals, webhookEvents } from "@/lib/db/schema";
+import { ledgerAccounts, ledgerJournals, ledgerPostings, webhookEvents } from "@/lib/db/schema";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
@@ -61,5 +61,31 @@ describe("the fee of a refused card", () => {
     expect(v1.body.fee ?? v1.body.data?.fee).toEqual({ netAmount: AMOUNT - PLAN_FEE, fixedAmount: 39, estimatedFee: PLAN_FEE });
     const [event] = await eventsOf(res.body.data.id);
     expect(JSON.stringify(event.payload)).toContain(`"fee":{"netAmount":${AMOUNT - PLAN_FEE},"fixedAmount":39,"estimatedFee":${PLAN_FEE}}`);
+  });
+
+  it("in installments with interest: netAmount is what the card was charged less the fee, the ledger's credit, not amount - fee", async () => {
+    const plan = { maxInstallments: 6, interestFree: 1, monthlyRateBp: 199 };
+    const res = await call("POST", "/api/v1/transactions", {
+      auth: a.secretKey,
+      body: await cardBody(a.publicKey, APPROVED, { ...order, installments: 6, installmentPlan: plan }),
+    });
+    expect(res.status, res.text).toBe(201);
+    const id = res.body.data.id as number;
+    const v1 = await call("GET", `/v1/transactions/${id}`, { auth: basic(`${a.secretKey}:x`) });
+    const tx = v1.body.data ?? v1.body;
+    expect(tx.paidAmount).toBeGreaterThan(AMOUNT);
+    const fee = tx.fee as { netAmount: number; estimatedFee: number };
+    expect(fee.netAmount).toBe(tx.paidAmount - fee.estimatedFee);
+    // The merchant's postings of the payment's journal (credit less fee) sum to the same figure.
+    const [journal] = await getDb().select().from(ledgerJournals).where(eq(ledgerJournals.transactionId, id));
+    const postings = await getDb()
+      .select({ amount: ledgerPostings.amount, companyId: ledgerAccounts.companyId })
+      .from(ledgerPostings)
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+      .where(eq(ledgerPostings.journalId, journal.id));
+    const merchant = postings.filter((p) => p.companyId === a.companyId).reduce((sum, p) => sum + Number(p.amount), 0);
+    expect(merchant).toBe(fee.netAmount);
+    const [event] = await eventsOf(id);
+    expect(JSON.stringify(event.payload)).toContain(`"netAmount":${fee.netAmount}`);
   });
 });
