@@ -1,3 +1,4 @@
+import { chargedTotalOf } from "@/lib/domain/net-amount";
 import { randomBase62 } from "@/lib/crypto";
 import { getDb } from "@/lib/db/client";
 import { isPastExpiry } from "@/lib/domain/expiry";
@@ -8,7 +9,6 @@ import {
   type PaymentMethod,
   type TransactionStatus,
 } from "@/lib/domain/status";
-import { chosenInstallmentOption } from "@/lib/domain/installments";
 import { getEnv } from "@/lib/env";
 import { executeTransaction, type TransactionStep } from "@/lib/executor/execute";
 import type { ServiceContext } from "../context";
@@ -38,8 +38,7 @@ export { SandboxMoveRequest } from "@/lib/schemas/sandbox";
  * (create-transaction.ts, chargeCard). The plan is the charge's own, else its account's.
  */
 function cardChargedTotal(t: TransactionRow, account: ServiceContext["account"]): number {
-  const option = chosenInstallmentOption(t.amount, t.installmentPlan ?? accountInstallmentPlan(account), t.installments);
-  return option?.total ?? t.amount;
+  return chargedTotalOf(t, accountInstallmentPlan(account));
 }
 
 function paymentPatch(t: TransactionRow, ctx: ServiceContext): ChargePayment["patch"] {
