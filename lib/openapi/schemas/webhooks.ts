@@ -70,7 +70,7 @@ export const RedeliverySchema = WebhookEventSchema.extend({
 
 const FeeSchema = z
   .object({
-    netAmount: centavos("amount - estimatedFee; 0 for a refused card (it brought nothing)"),
+    netAmount: centavos("What the payer was charged less estimatedFee (amount - estimatedFee; paidAmount - estimatedFee for a card in installments with interest), the merchant's credit; 0 for a refused card (it brought nothing)"),
     fixedAmount: centavos("Fixed part of the fee, as the plan sets it; 0 for a refused card"),
     estimatedFee: centavos("Whole fee charged: fixed part plus percentage, never more than the amount (a boleto of 100 centavos: 100, with fixedAmount 349 and netAmount 0); 0 for a refused card, which was charged nothing"),
   })
