@@ -2,6 +2,7 @@
  * Portuguese labels and pt-BR formatting for the dashboard. Dates are shown in Brasília time
  * whatever the server's zone. Pure: usable from server and client components.
  */
+import { isPastExpiry } from "@/lib/domain/expiry";
 import { formatBRL } from "@/lib/domain/money";
 import { BRASILIA_TIME_ZONE } from "@/lib/domain/time";
 import type { CashOutSource } from "@/lib/domain/cash-out";
@@ -186,7 +187,8 @@ export function cashOutFailureLabel(reason: string): string {
  */
 export function displayStatus(t: { status: string; paymentMethod: string; expiresAt: Date | string | null }, now: Date): string {
   if (t.status !== "pending" || !t.expiresAt || t.paymentMethod === "credit_card") return t.status;
-  return toDate(t.expiresAt).getTime() < now.getTime() ? "expired" : t.status;
+  // The same instant as the list's "Expirado" filter (listTransactions' pendingExpiry).
+  return isPastExpiry(toDate(t.expiresAt), now) ? "expired" : t.status;
 }
 
 /** Transaction statuses with the derived "Expirado". */

@@ -36,15 +36,18 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
     from: one(sp.from),
     to: one(sp.to),
   };
+  // "Pendente" is a charge that can still be paid, "Expirado" one past its expiry (the API has pending only).
+  const pendingExpiry = filters.status === "expired" ? "expired" : filters.status === "pending" ? "live" : undefined;
   const parsed = ListTransactionsQuery.safeParse({
     ...filters,
+    status: pendingExpiry ? undefined : filters.status,
     from: startOfDayBR(filters.from),
     to: endOfDayBR(filters.to),
     page: one(sp.page) ?? "1",
     limit: "20",
   });
   const query = parsed.success ? parsed.data : ListTransactionsQuery.parse({ page: "1", limit: "20" });
-  const { rows, pagination } = await listTransactions(ctx, query);
+  const { rows, pagination } = await listTransactions(ctx, query, parsed.success && pendingExpiry ? { pendingExpiry, now: ctx.now } : {});
   const filtered = Object.values(filters).some(Boolean);
 
   return (
@@ -68,7 +71,9 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
             label="Status"
             value={filters.status}
             anyLabel="Todos"
-            options={TRANSACTION_STATUSES.filter((s) => s !== "approved").map((s) => [s, STATUS_LABEL[s]] as const)}
+            options={TRANSACTION_STATUSES.filter((s) => s !== "approved").flatMap((s): [string, string][] =>
+              s === "pending" ? [[s, STATUS_LABEL[s]], ["expired", TX_STATUS_LABEL.expired]] : [[s, STATUS_LABEL[s]]],
+            )}
           />
           <FilterSelect id="paymentMethod" label="Meio" value={filters.paymentMethod} anyLabel="Todos" options={PAYMENT_METHODS.map((m) => [m, METHOD_LABEL[m]] as const)} />
           <DateRangeFields from={filters.from} to={filters.to} />

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, lte, not, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { readPage } from "@/lib/db/prepared";
@@ -29,11 +29,24 @@ export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
  */
 export const TRANSACTIONS_NEWEST_FIRST = [desc(transactions.createdAt), desc(transactions.id)];
 
+/**
+ * The dashboard's split of `pending` (the API keeps one status, as the contract says): `live`, a
+ * charge that can still be paid; `expired`, a PIX or boleto past its expiry that nobody paid
+ * (isPendingPastExpiry, lib/domain/sandbox-offer.ts: `expires_at <= now`), shown as "Expirado".
+ */
+export type PendingExpiry = { pendingExpiry?: "live" | "expired"; now?: Date };
+
 export async function listTransactions(
   ctx: Pick<ServiceContext, "account">,
   q: ListTransactionsQuery,
+  opts: PendingExpiry = {},
 ): Promise<{ rows: TransactionRow[]; pagination: ReturnType<typeof pagination> }> {
   const where: SQL[] = [eq(transactions.companyId, ctx.account.id)];
+  if (opts.pendingExpiry) {
+    // Through the column (lte), so the instant is bound as a timestamp on both drivers.
+    const past = and(isNotNull(transactions.expiresAt), lte(transactions.expiresAt, opts.now ?? new Date()))!;
+    where.push(eq(transactions.status, "pending"), opts.pendingExpiry === "expired" ? past : not(past));
+  }
   // `approved` is how the family (and a card's webhook) names a payment; transactions read `paid`.
   if (q.status?.length) where.push(inArray(transactions.status, [...new Set(q.status.map((s) => (s === "approved" ? "paid" : s)))]));
   if (q.paymentMethod?.length) where.push(inArray(transactions.paymentMethod, q.paymentMethod));
