@@ -9,7 +9,7 @@ const USAGE =
   'Usage: npm run account:create -- --name "Loja" --document <cpf|cnpj> --email a@b.c [--password <pw>] [--pix-key <key>] [--city <city>] [--json]\n' +
   "  --pix-key: a CPF, CNPJ, e-mail, random key (EVP) or mobile phone written with +55 (+55 11 98765-4321);\n" +
   "  a CPF or CNPJ with wrong check digits is refused. Default: the account's document.\n" +
-  '  --city: the city every PIX code of the account prints (letters, up to 15 characters, as "Curitiba");\n' +
+  '  --city: the city every PIX code of the account prints (letters, up to 60 characters, as "Curitiba"; the code prints the first 15, without accents);\n' +
   '  default: "SAO PAULO", left for the merchant to confirm in the dashboard\'s settings.';
 
 async function main() {

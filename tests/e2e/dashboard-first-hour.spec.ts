@@ -19,16 +19,16 @@ for (const [label, viewport] of [
     test.setTimeout(120_000);
     await page.setViewportSize(viewport);
 
-    // The city is required and must fit the PIX code: a refusal keeps the other fields.
+    // The city is required and must be a name: a refusal keeps the other fields.
     await page.goto("/signup");
     await page.getByLabel("Nome da empresa").fill("Loja Primeira Hora");
     await page.getByLabel("CPF ou CNPJ").fill("111.444.777-35");
-    await page.getByLabel("Cidade", { exact: true }).fill("São José dos Campos");
+    await page.getByLabel("Cidade", { exact: true }).fill("Curitiba 2");
     await page.getByLabel("E-mail de acesso").fill("primeira.hora@example.com");
     await page.getByLabel("Senha", { exact: true }).fill("senha-segura-2026");
     await page.getByLabel("Confirme a senha").fill("senha-segura-2026");
     await page.getByRole("button", { name: "Criar conta" }).click();
-    await expect(page.locator("#city-error")).toContainText("até 15 caracteres");
+    await expect(page.locator("#city-error")).toContainText("Use só letras");
     await expect(page.getByLabel("Cidade", { exact: true })).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Nome da empresa")).toHaveValue("Loja Primeira Hora");
     await shotFromTop(page, `first-hour-signup-city-${label}`);

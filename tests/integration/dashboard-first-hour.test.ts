@@ -37,13 +37,14 @@ function signupForm(over: Record<string, string | undefined> = {}): FormData {
 const stepsOf = (s: Awaited<ReturnType<typeof getFirstSteps>>) => Object.fromEntries(s.steps.map((x) => [x.id, x.done]));
 
 describe("sign-up: the city", () => {
-  it("is required, in letters, and fits the 15 characters of the PIX code's merchant city", () => {
+  it("is required, in letters, up to 60 characters as the settings page takes it", () => {
     expect(readSignupForm(signupForm({ city: undefined }))).toMatchObject({ ok: false, fieldErrors: { city: "Informe a cidade que aparece no PIX." } });
     expect(readSignupForm(signupForm({ city: "   " }))).toMatchObject({ ok: false, fieldErrors: { city: "Informe a cidade que aparece no PIX." } });
     expect(readSignupForm(signupForm({ city: "12345" }))).toMatchObject({ ok: false, fieldErrors: { city: expect.stringContaining("letras") } });
-    expect(readSignupForm(signupForm({ city: "São José dos Campos" }))).toMatchObject({
+    expect(readSignupForm(signupForm({ city: "São José dos Campos" }))).toMatchObject({ ok: true, data: { city: "São José dos Campos" } });
+    expect(readSignupForm(signupForm({ city: "A".repeat(61) }))).toMatchObject({
       ok: false,
-      fieldErrors: { city: expect.stringContaining("até 15 caracteres") },
+      fieldErrors: { city: "Use até 60 caracteres." },
     });
     expect(readSignupForm(signupForm({ city: "  São   Luís " }))).toMatchObject({ ok: true, data: { city: "São Luís" } });
     expect(readSignupForm(signupForm({ city: "Embu-Guaçu" }))).toMatchObject({ ok: true });
@@ -60,13 +61,21 @@ describe("sign-up: the city", () => {
     expect(stepsOf(await getFirstSteps({ account }))).toMatchObject({ pix_details: true });
   });
 
-  it("without a city, an account gets SAO PAULO, not checked; the service refuses a city the PIX cannot carry", async () => {
+  it("a name longer than the PIX code's 15 characters is kept whole; the code prints its first 15, folded", async () => {
+    const created = await createAccount({ name: "Loja SJC", document: randomCpf(), email: `sjc.${Date.now()}@example.com`, city: "São José dos Campos" });
+    const account = (await findAccountById(created.companyId))!;
+    expect(account.city).toBe("São José dos Campos");
+    const code = buildStaticBrCode({ key: account.pixKey!, merchantName: account.name, merchantCity: account.city, amount: 1000, txid: "abc123" });
+    expect(parseBrCode(code).merchantCity).toBe("Sao Jose dos Ca");
+  });
+
+  it("without a city, an account gets SAO PAULO, not checked; the service refuses a city that is not a name", async () => {
     const created = await createTestAccount("Sem Cidade");
     const account = (await findAccountById(created.companyId))!;
     expect(account.city).toBe("SAO PAULO");
     expect(account.cityConfirmedAt).toBeNull();
     await expect(
-      createAccount({ name: "Loja Longa", document: randomCpf(), email: `longa.${Date.now()}@example.com`, city: "Santa Bárbara d'Oeste" }),
+      createAccount({ name: "Loja Longa", document: randomCpf(), email: `longa.${Date.now()}@example.com`, city: "Rua 12, nº 3" }),
     ).rejects.toMatchObject({ code: "validation_error", errors: [{ field: "city" }] });
   });
 });

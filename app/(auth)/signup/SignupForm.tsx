@@ -112,10 +112,10 @@ export function SignupForm() {
           name="city"
           label="Cidade"
           autoComplete="address-level2"
-          maxLength={40}
+          maxLength={60}
           required
           errors={errors}
-          hint="Aparece no PIX para quem paga. Até 15 caracteres: abrevie se preciso (S J DOS CAMPOS)."
+          hint="Aparece no PIX para quem paga (no QR Code, sem acentos e até 15 letras)."
         />
         <Field name="email" label="E-mail de acesso" type="email" autoComplete="email" required errors={errors} />
         <Field name="password" label="Senha" type="password" autoComplete="new-password" minLength={8} required errors={errors} hint="Pelo menos 8 caracteres." />

@@ -22,11 +22,12 @@ export const newWebhookSecret = () => `whsec_${Buffer.from(randomBase62(32)).toS
 export const secretKeyHint = (sk: string) => `${sk.slice(0, 10)}…${sk.slice(-4)}`;
 
 /**
- * The merchant city as the PIX code prints it: BR Code field 60 holds at most 15 ASCII characters
- * (lib/domain/pix/brcode.ts folds accents and cuts there). A city given at sign-up must fit whole,
- * so no code says a cut name the merchant never saw; letters, spaces, hyphens, apostrophes, dots.
+ * The account's PIX merchant city, taken as the settings page takes it (up to 60 characters, so a
+ * merchant types the real name): the PIX code prints it folded to ASCII and cut at the 15 characters
+ * of BR Code field 60 (lib/domain/pix/brcode.ts), as both forms' hints say. Letters, spaces,
+ * hyphens, apostrophes, dots.
  */
-export const MERCHANT_CITY_MAX = 15;
+export const MERCHANT_CITY_MAX = 60;
 
 /** Why a city cannot be the account's PIX city (pt-BR, shown at sign-up), or null when it can. */
 export function merchantCityProblem(city: string): string | null {
@@ -34,7 +35,7 @@ export function merchantCityProblem(city: string): string | null {
   if (!c) return "Informe a cidade que aparece no PIX.";
   if (!/^[\p{L}\s'.-]+$/u.test(c) || !/[A-Za-z]/.test(asciiFold(c))) return "Use só letras (e espaços, hífen ou apóstrofo).";
   if (c.length < 2) return "Informe o nome da cidade (pelo menos 2 letras).";
-  if (asciiFold(c).length > MERCHANT_CITY_MAX) return `Use até ${MERCHANT_CITY_MAX} caracteres (o limite do PIX); abrevie se preciso, como S J DOS CAMPOS.`;
+  if (c.length > MERCHANT_CITY_MAX) return `Use até ${MERCHANT_CITY_MAX} caracteres.`;
   return null;
 }
 
