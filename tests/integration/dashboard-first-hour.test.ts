@@ -89,7 +89,7 @@ describe("npm run account:create --city", () => {
       timeout: 60_000,
     });
 
-  it("passes the city to the account (a city the PIX cannot carry is refused, exit 1) and documents the flag", () => {
+  it("passes the city to the account (a city that is not a name is refused, exit 1) and documents the flag", () => {
     const bad = run(["--name", "Loja Script", "--document", randomCpf(), "--email", "script@example.com", "--city", "12345"]);
     expect(bad.status, bad.stdout + bad.stderr).toBe(1);
     expect(bad.stderr).toContain("city must be a city name of letters");
