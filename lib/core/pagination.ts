@@ -84,7 +84,8 @@ export function decodeCursor(text: string): Cursor | null {
   const [at, id] = Buffer.from(text, "base64url").toString("utf8").split("|");
   // Only the form encodeCursor writes (an ISO time of year 0001 to 9999): any other date JavaScript
   // reads (year +010000, -271821) is one PostgreSQL cannot compare with, a 500 rather than a 400.
-  const createdAt = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(at ?? "") ? new Date(at!) : new Date(NaN);
+  // Year 0000 is a date JavaScript reads and PostgreSQL's timestamps do not have (a 500 too).
+  const createdAt = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(at ?? "") ? new Date(at!) : new Date(NaN);
   if (!/^\d+$/.test(id ?? "") || Number.isNaN(createdAt.getTime()) || !Number.isSafeInteger(Number(id))) {
     throw new ServiceError("validation_error", "The query is invalid: cursor is not one this API returned.", [
       { field: "cursor", message: "must be a nextCursor returned by this list, or empty for the first page" },

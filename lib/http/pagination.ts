@@ -43,6 +43,9 @@ function unknownParameter(sent: string, name: string, known: readonly string[], 
   return `is not a parameter of this list; its parameters are: ${known.join(", ")}`;
 }
 
+/** How many parameters in trouble a 400 names (the message gives the count of all). */
+export const MAX_QUERY_ERRORS = 20;
+
 /** `x[]` and `x[0]` (PHP's http_build_query, qs, jQuery.param): the name and whether it had brackets. */
 const BRACKETS = /^(.+?)\[\d*\]$/;
 
@@ -63,6 +66,13 @@ export function queryObject(url: URL, schema: z.ZodObject, hints: QueryHints = {
   const lists = new Set(known.filter((k) => isCommaList(schema.shape[k] as z.ZodType)));
   const values = new Map<string, string[]>();
   const errors: FieldError[] = [];
+  const named = new Set<string>();
+  // Each parameter in trouble once (a Set: thousands of names cost no more than one pass).
+  const refuse = (field: string, message: string) => {
+    if (named.has(field)) return;
+    named.add(field);
+    errors.push({ field, message });
+  };
   url.searchParams.forEach((v, k) => {
     if (v.includes("\u0000") || k.includes("\u0000")) {
       const field = k.replace(/\u0000/g, "%00");
@@ -73,11 +83,11 @@ export function queryObject(url: URL, schema: z.ZodObject, hints: QueryHints = {
     const bracket = BRACKETS.exec(k);
     const name = bracket ? bracket[1] : k;
     if (!known.includes(name)) {
-      if (!errors.some((e) => e.field === k)) errors.push({ field: k, message: unknownParameter(k, name, known, hints) });
+      refuse(k, unknownParameter(k, name, known, hints));
       return;
     }
     if (bracket && !lists.has(name)) {
-      if (!errors.some((e) => e.field === k)) errors.push({ field: k, message: `takes one value: send ${name}=<value> once, without brackets` });
+      refuse(k, `takes one value: send ${name}=<value> once, without brackets`);
       return;
     }
     values.set(name, [...(values.get(name) ?? []), v]);
@@ -85,7 +95,7 @@ export function queryObject(url: URL, schema: z.ZodObject, hints: QueryHints = {
   const out: Record<string, string> = {};
   for (const [name, vs] of values) {
     if (lists.has(name)) out[name] = vs.join(",");
-    else if (new Set(vs).size > 1) errors.push({ field: name, message: `takes one value but was sent ${vs.length} times with different values` });
+    else if (new Set(vs).size > 1) refuse(name, `takes one value but was sent ${vs.length} times with different values`);
     else out[name] = vs[0];
   }
   if (errors.length) {
@@ -94,8 +104,11 @@ export function queryObject(url: URL, schema: z.ZodObject, hints: QueryHints = {
     const message =
       errors.length === 1
         ? `The query is invalid: ${sentence}${/[.?]$/.test(sentence) ? "" : "."}`
-        : `The query is invalid: ${errors.length} parameters have problems.`;
-    throw new ServiceError("validation_error", message, errors);
+        : errors.length > MAX_QUERY_ERRORS
+          ? `The query is invalid: ${errors.length} parameters have problems; the first ${MAX_QUERY_ERRORS} are listed.`
+          : `The query is invalid: ${errors.length} parameters have problems.`;
+    // At most MAX_QUERY_ERRORS named: a query of thousands of made-up names gets a small answer.
+    throw new ServiceError("validation_error", message, errors.slice(0, MAX_QUERY_ERRORS));
   }
   return out;
 }

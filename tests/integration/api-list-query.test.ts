@@ -172,6 +172,15 @@ describe("single-valued parameters and unknown parameters are a 400 naming the p
     expect(body.message).toBe("The query is invalid: 2 parameters have problems.");
     expect(body.errors.map((e) => e.field)).toEqual(["per_page", "limit"]);
   });
+
+  it("thousands of made-up names get a small answer: the count of all, the first 20 named", async () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `x${i}=1`).join("&");
+    const res = await call("GET", `/api/v1/transactions?${names}&x0=2`, { auth: a.secretKey });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("The query is invalid: 3000 parameters have problems; the first 20 are listed.");
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(Array.from({ length: 20 }, (_, i) => `x${i}`));
+    expect(res.text.length).toBeLessThan(8_000);
+  });
 });
 
 describe("paging: cash-outs and payment links by cursor, the statement by cursor only", () => {

@@ -85,12 +85,14 @@ describe("GET /api/v1/transactions paging", () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ field: "cursor" })]);
   });
 
-  it.each(["+010000-01-01T00:00:00.000Z|1", "-271821-04-20T00:00:00.000Z|1", "2026-01-01|1", "2026-13-01T00:00:00.000Z|1"])(
-    "refuses a forged cursor with a date PostgreSQL cannot compare (%s) with a 400, not a 500",
-    async (forged) => {
-      const res = await call("GET", `/api/v1/transactions?cursor=${Buffer.from(forged).toString("base64url")}`, { auth: small.secretKey });
+  const FORGED = ["+010000-01-01T00:00:00.000Z|1", "-271821-04-20T00:00:00.000Z|1", "2026-01-01|1", "2026-13-01T00:00:00.000Z|1", "0000-01-01T00:00:00.000Z|1"];
+  it.each(FORGED.flatMap((f) => ["/api/v1/transactions", "/api/v1/cashOut", "/api/v1/checkouts", "/v1/cashOut", "/v1/checkouts"].map((list) => [f, list])))(
+    "refuses a forged cursor with a date PostgreSQL cannot compare (%s) on %s with a 400, not a 500",
+    async (forged, list) => {
+      const res = await call("GET", `${list}?cursor=${Buffer.from(forged).toString("base64url")}`, { auth: small.secretKey });
       expect(res.status, res.text).toBe(400);
-      expect(res.body.errors).toEqual([expect.objectContaining({ field: "cursor" })]);
+      const body = res.body.errors ? res.body : (res.body.data ?? res.body);
+      expect(body.errors ?? res.body.errors).toEqual([expect.objectContaining({ field: "cursor" })]);
     },
   );
 
