@@ -4,6 +4,7 @@ import { dictionary, formatDateTime, type Locale } from "./i18n";
 import { LinkPay } from "./LinkPay";
 import { NoScriptNotice } from "./NoScriptNotice";
 import { OrderSummary } from "./OrderSummary";
+import { PendingCharge } from "./PendingCharge";
 import { ExpiredResult, PaidResult } from "./Results";
 import { ReturnToStore } from "./ReturnToStore";
 import { SandboxControl } from "./SandboxControl";
@@ -55,16 +56,7 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
           order={order}
           note={link.expiresAt ? t.link.validUntil(formatDateTime(link.expiresAt, locale)) : null}
         />
-        {link.pending ? (
-          <Alert tone="info">
-            <p>
-              {t.link.pending(link.pending.paymentMethod)}{" "}
-              <a className={s.textLink} href={`/checkout/${link.pending.secureId}`} data-testid="continue-pending">
-                {t.link.continue}
-              </a>
-            </p>
-          </Alert>
-        ) : null}
+        <PendingCharge linkSecureId={link.secureId} locale={locale} />
       </div>
       <div className={s.payForm}>
         <NoScriptNotice locale={locale} />

@@ -27,14 +27,8 @@ function stores(): Storage[] {
 export function linkAttempt(linkSecureId: string): string {
   const name = `arara:attempt:${linkSecureId}`;
   const kept = stores();
-  for (const st of kept) {
-    try {
-      const key = st.getItem(name);
-      if (key && KEPT.test(key)) return key;
-    } catch {
-      // unreadable: the next store, or a new key
-    }
-  }
+  const found = keptAttempt(linkSecureId);
+  if (found) return found;
   let key = made.get(name);
   if (!key) {
     const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -50,4 +44,18 @@ export function linkAttempt(linkSecureId: string): string {
     }
   }
   return key;
+}
+
+/** The attempt key this browser already keeps for a link, or null (none is made here). */
+export function keptAttempt(linkSecureId: string): string | null {
+  const name = `arara:attempt:${linkSecureId}`;
+  for (const st of stores()) {
+    try {
+      const key = st.getItem(name);
+      if (key && KEPT.test(key)) return key;
+    } catch {
+      // unreadable: the next store
+    }
+  }
+  return made.get(name) ?? null;
 }

@@ -216,6 +216,9 @@ test.describe("payment link: PIX and boleto", () => {
     // A second tab (the payer taps the link in the chat again) and fills the form again.
     const tab = await page.context().newPage();
     await tab.goto(pathOf(link.secureUrl));
+    // This browser made it: the page offers to continue it.
+    await expect(tab.getByText("Você já gerou um PIX para este pedido.")).toBeVisible();
+    await expect(tab.getByTestId("continue-pending")).toHaveAttribute("href", new URL(first).pathname);
     await fillPayer(tab);
     await tab.getByRole("button", { name: "Gerar código PIX" }).click();
     await expect(tab.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
@@ -225,7 +228,14 @@ test.describe("payment link: PIX and boleto", () => {
     const other = await browser.newContext();
     try {
       const stranger = await other.newPage();
+      const asked = stranger.waitForResponse((r) => r.url().endsWith("/pending"), { timeout: 3000 }).catch(() => null);
       await stranger.goto(new URL(pathOf(link.secureUrl), first).toString());
+      // Someone else who opens the shared link is offered nothing of the other payer's charge, in the
+      // page or after it (a browser with no key for the link does not even ask).
+      await expect(stranger.getByTestId("payer-name")).toBeVisible();
+      expect(await asked).toBeNull();
+      await expect(stranger.getByTestId("continue-pending")).toHaveCount(0);
+      expect(await stranger.content()).not.toContain(new URL(first).pathname.split("/").pop()!);
       await fillPayer(stranger);
       await stranger.getByRole("button", { name: "Gerar código PIX" }).click();
       await expect(stranger.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();

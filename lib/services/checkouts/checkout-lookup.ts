@@ -142,3 +142,32 @@ export async function pendingRepeatOf(
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
   return candidates.find((t) => same(t.customer.name, payer.name) && same(t.customer.email, payer.email)) ?? null;
 }
+
+/**
+ * The PIX or boleto a browser already made on an open payment link and can still pay (pending, not
+ * past its expiry), found by the browser's attempt key: the link's page offers "Continuar pagamento"
+ * only to that browser. Anyone else opening the link (it was shared in a group chat) learns nothing of
+ * another payer's charge (whose boleto names the payer and their CPF). null without a key, for a link
+ * that is not open, or when there is none.
+ */
+export async function pendingOfAttempt(linkSecureId: string, attempt: string | undefined, now: Date): Promise<{ secureId: string; paymentMethod: "pix" | "boleto" } | null> {
+  const attemptHash = checkoutAttemptHash(attempt);
+  if (!attemptHash) return null;
+  const link = await findLinkBySecureId(linkSecureId.toLowerCase(), now);
+  if (!link || link.status !== "open") return null;
+  const [t] = await getDb()
+    .select({ secureId: transactions.secureId, paymentMethod: transactions.paymentMethod })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.checkoutId, link.row.id),
+        eq(transactions.checkoutAttempt, attemptHash),
+        eq(transactions.status, "pending"),
+        isNull(transactions.duplicateOfId),
+        gt(transactions.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(transactions.id))
+    .limit(1);
+  return t ? { secureId: t.secureId, paymentMethod: t.paymentMethod as "pix" | "boleto" } : null;
+}

@@ -7,7 +7,7 @@
 import { isPastExpiry } from "@/lib/domain/expiry";
 import { API_PIX_ACQUIRER } from "@/lib/core/transaction-resource";
 import { API_PIX_PROCESSOR, pspConfigOf } from "@/lib/processors/api-pix/config";
-import { and, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import type { PaymentMethod, TransactionStatus } from "@/lib/domain/status";
@@ -105,8 +105,6 @@ export type PayerLink = {
     /** The card's installments (1 for anything else). */
     installments: number;
   } | null;
-  /** An unexpired PIX or boleto already issued from the link, to continue instead of issuing another. */
-  pending: { secureId: string; paymentMethod: PaymentMethod } | null;
   /**
    * Payments that arrived after the link was paid (the payer paid twice): refunded at once
    * (`returned`), or, for money received at the merchant's own PSP, still to be returned by it.
@@ -210,10 +208,9 @@ export async function payerTransactionView(t: TransactionRow, now: Date): Promis
   };
 }
 
-async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: Account, now: Date): Promise<PayerLink> {
+async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: Account): Promise<PayerLink> {
   const db = getDb();
   let paid: PayerLink["paid"] = null;
-  let pending: PayerLink["pending"] = null;
   let returned: PayerLink["returned"] = [];
   if (status === "paid") {
     const t = await linkPaymentOf(db, row.id);
@@ -231,16 +228,9 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
       };
     }
     returned = (await returnedPaymentsOf(db, row.id)).map((r) => ({ paymentMethod: r.paymentMethod, amount: r.amount, paidAt: r.paidAt.toISOString(), returned: r.returned }));
-  } else if (status === "open") {
-    const rows = await db
-      .select()
-      .from(transactions)
-      .where(and(eq(transactions.checkoutId, row.id), eq(transactions.status, "pending")))
-      .orderBy(desc(transactions.id))
-      .limit(5);
-    const live = rows.find((t) => !isExpired(t, now));
-    if (live) pending = { secureId: live.secureId, paymentMethod: live.paymentMethod as PaymentMethod };
   }
+  // A charge already made from the link is offered only to the browser that made it (its attempt key:
+  // components/checkout/PendingCharge.tsx, pendingOfAttempt), never in the page every visitor gets.
   const made = status === "open" ? await linkChargeCounts(db, row.id) : null;
   return {
     secureId: row.secureId,
@@ -249,7 +239,6 @@ async function payerLinkView(row: CheckoutRow, status: CheckoutStatus, account: 
     methods: row.methods as PaymentMethod[],
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     paid,
-    pending,
     returned,
     // A link whose PIX is made at the merchant's own PSP takes real money: not shown as a test.
     sandbox: !account.livemode && !(row.methods.includes("pix") && (await pspConfigOf(account.id))?.processor === API_PIX_PROCESSOR),
@@ -299,7 +288,7 @@ export async function getCheckoutPageData(secureId: string, now: Date = new Date
     kind: "link",
     merchant: await merchantView(account),
     order: orderView(link.row.amount, link.row.items, link.row.description, link.row.installmentPlan ?? accountInstallmentPlan(account)),
-    link: await payerLinkView(link.row, link.status, account, now),
+    link: await payerLinkView(link.row, link.status, account),
   };
 }
 
