@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Queryable } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { executePrepared } from "@/lib/db/prepared";
 
@@ -46,6 +46,19 @@ const CLEANUP_ODDS = 1 / 500;
 export async function consume(hits: Hit[], nowMs = Date.now()): Promise<number | null> {
   if (!hits.length) return null;
   const db = getDb();
+  const wait = await consumeIn(db, hits, nowMs);
+  if (Math.random() < CLEANUP_ODDS) {
+    await db.execute(sql`delete from rate_limit_counters where expires_at < now() - interval '1 minute'`).catch(() => {});
+  }
+  return wait;
+}
+
+/**
+ * `consume`'s one atomic upsert on a given handle: inside a transaction, the counts commit or roll
+ * back with it (and its rows stay locked until then). No clean-up of dead windows here.
+ */
+export async function consumeIn(db: Queryable, hits: Hit[], nowMs: number): Promise<number | null> {
+  if (!hits.length) return null;
   const rows = hits.map(({ limit, key }) => {
     const w = windowOf(limit, nowMs);
     return sql`(${storedKey(limit, key)}, ${w.start.toISOString()}::timestamptz, 1, ${w.end.toISOString()}::timestamptz)`;
@@ -59,9 +72,6 @@ export async function consume(hits: Hit[], nowMs = Date.now()): Promise<number |
       window_start = case when c.expires_at > excluded.window_start then c.window_start else excluded.window_start end,
       expires_at = case when c.expires_at > excluded.window_start then c.expires_at else excluded.expires_at end
     returning key, hits, (extract(epoch from expires_at) * 1000)::float8 as expires_ms`);
-  if (Math.random() < CLEANUP_ODDS) {
-    await db.execute(sql`delete from rate_limit_counters where expires_at < now() - interval '1 minute'`).catch(() => {});
-  }
   const byKey = new Map(rowsOf(result).map((r) => [String(r.key), r]));
   let wait: number | null = null;
   for (const { limit, key } of hits) {

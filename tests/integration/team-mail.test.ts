@@ -2,8 +2,9 @@
  * The team invitation e-mail (lib/services/accounts/team.ts), through SMTP (SMTP_URL) to a real local
  * SMTP server that keeps what it receives: one mail, to the invited address, in Portuguese, whose
  * link opens the invitation and accepts it (the token read from the mail itself); the token is in no
- * row of the database, only its SHA-256. A mail that cannot be sent leaves the invitation (the inviter
- * is told and copies the link).
+ * row of the database, only its SHA-256. The subject is fixed (the company name, free text, is only in
+ * the body, escaped). An invitation over a sending limit mails nothing. A mail that cannot be sent
+ * leaves the invitation (the inviter is told and copies the link).
  */
 import { startSmtpReceiver, type SmtpReceiver } from "../helpers/smtp-receiver";
 
@@ -17,7 +18,7 @@ const { eq, sql } = await import("drizzle-orm");
 const { createAccount, findAccountById } = await import("@/lib/services/accounts/accounts");
 const { verifyDashboardLogin } = await import("@/lib/services/accounts/dashboard-users");
 const { acceptInvitation, findInvitation, inviteTeamMember, listTeam } = await import("@/lib/services/accounts/team");
-const { inviteTokenThrottle } = await import("@/lib/auth/invite-throttle");
+const { invitationThrottle, inviteTokenThrottle } = await import("@/lib/auth/invite-throttle");
 const { getDb } = await import("@/lib/db/client");
 const { teamInvitations } = await import("@/lib/db/schema");
 const { randomCpf } = await import("../helpers/accounts");
@@ -107,7 +108,7 @@ const ip = (() => {
 describe("the team invitation e-mail", () => {
   it("arrives at the SMTP server, to the invited address, in Portuguese, with the one link that opens and accepts the invitation", async () => {
     const colleague = `joao.colega.${Date.now().toString(36)}@example.com`;
-    const r = await inviteTeamMember(owner, { name: "João Pedro Colega", email: colleague.toUpperCase() });
+    const r = await inviteTeamMember(owner, { name: "João Pedro Colega", email: colleague.toUpperCase() }, invitationThrottle);
     expect(r).toMatchObject({ ok: true, mailed: true, mailFailed: false });
     if (!r.ok) return;
 
@@ -118,7 +119,7 @@ describe("the team invitation e-mail", () => {
     expect(mail.from).toBe("equipe@arara.test");
     const { headers, text, html } = parseMail(mail.raw);
     expect(headers.to).toBe(colleague);
-    expect(headers.subject).toBe("Convite para a equipe de Ótica São João no Arara");
+    expect(headers.subject).toBe("Convite para uma equipe no Arara");
     expect(text).toContain("Olá, João!");
     expect(text).toContain("Conceição Araújo convidou você para acessar o painel de Ótica São João no Arara.");
     expect(text).toMatch(/válido até \d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}, horário de Brasília, e só uma vez/);
@@ -153,16 +154,56 @@ describe("the team invitation e-mail", () => {
 
   it("a refused invitation sends nothing", async () => {
     const before = receiver.mails.length;
-    expect(await inviteTeamMember(owner, { name: "Sem E-mail", email: "nao-e-email" })).toMatchObject({ ok: false, reason: "invalid" });
-    expect(await inviteTeamMember(owner, { name: "Eu Mesma", email: owner.user.email })).toMatchObject({ ok: false, reason: "email_in_use" });
+    expect(await inviteTeamMember(owner, { name: "Sem E-mail", email: "nao-e-email" }, invitationThrottle)).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await inviteTeamMember(owner, { name: "Eu Mesma", email: owner.user.email }, invitationThrottle)).toMatchObject({ ok: false, reason: "email_in_use" });
     expect(receiver.mails).toHaveLength(before);
+  });
+
+  it("the subject is fixed: a company name written as a phishing sentence is not in it, and is escaped in the body", async () => {
+    const phish = `Seu Pix foi BLOQUEADO <a href="https://golpe.example/x">regularize aqui</a> & "urgente"`;
+    expect(phish.length).toBeLessThanOrEqual(120);
+    const email = `dona.phish.${Date.now().toString(36)}@example.com`;
+    const created = await createAccount({ name: "Loja Honesta", document: randomCpf(), email, password: PASSWORD });
+    await getDb().execute(sql`update companies set name = ${phish} where id = ${created.companyId}`);
+    const user = (await verifyDashboardLogin(email, PASSWORD))!;
+    const ctx = { account: (await findAccountById(created.companyId))!, user, now: new Date() };
+    const before = receiver.mails.length;
+    expect(await inviteTeamMember(ctx, { name: "Vítima Convidada", email: `vitima.phish.${Date.now().toString(36)}@example.com` }, invitationThrottle)).toMatchObject({ ok: true, mailed: true });
+    expect(receiver.mails).toHaveLength(before + 1);
+    const { headers, text, html } = parseMail(receiver.mails[before].raw);
+    expect(headers.subject).toBe("Convite para uma equipe no Arara");
+    expect(headers.subject).not.toMatch(/BLOQUEADO|golpe|regularize/);
+    // The body names the company as it is written, and the HTML cannot carry its link.
+    expect(text).toContain(`painel de ${phish} no Arara`);
+    expect(html).not.toContain('<a href="https://golpe.example');
+    expect(html).toContain("&lt;a href=&quot;https://golpe.example/x&quot;&gt;regularize aqui&lt;/a&gt; &amp; &quot;urgente&quot;");
+  });
+
+  it("an invitation over a limit mails nothing: the 21st of an account in an hour, the 4th to one e-mail in a day", async () => {
+    const email = `dona.limite.${Date.now().toString(36)}@example.com`;
+    const created = await createAccount({ name: "Loja Limite", document: randomCpf(), email, password: PASSWORD });
+    const user = (await verifyDashboardLogin(email, PASSWORD))!;
+    const ctx = { account: (await findAccountById(created.companyId))!, user, now: new Date() };
+    const stamp = Date.now().toString(36);
+    const to = (i: number) => `limite.${i}.${stamp}@example.com`;
+    const before = receiver.mails.length;
+    // 3 to one address (the 4th refused), then up to 20 for the account (the 21st refused).
+    for (let i = 0; i < 3; i++) expect(await inviteTeamMember(ctx, { name: "Mesma Pessoa", email: to(0) }, invitationThrottle)).toMatchObject({ ok: true, mailed: true });
+    expect(await inviteTeamMember(ctx, { name: "Mesma Pessoa", email: to(0) }, invitationThrottle)).toMatchObject({ ok: false, reason: "throttled" });
+    expect(receiver.mails).toHaveLength(before + 3);
+    for (let i = 1; i <= 17; i++) expect(await inviteTeamMember(ctx, { name: "Outra Pessoa", email: to(i) }, invitationThrottle)).toMatchObject({ ok: true, mailed: true });
+    expect(receiver.mails).toHaveLength(before + 20);
+    const refused = await inviteTeamMember(ctx, { name: "Pessoa 21", email: to(21) }, invitationThrottle);
+    expect(refused).toMatchObject({ ok: false, reason: "throttled", message: expect.stringMatching(/^Muitos convites em pouco tempo\. Tente de novo em \d+ minutos?\.$/) });
+    expect(receiver.mails).toHaveLength(before + 20);
+    expect(receiver.mails.slice(before).every((m) => !m.to.includes(to(21)))).toBe(true);
   });
 
   it("an SMTP server that cannot be reached: the invitation stays, and the inviter is told the mail failed", async () => {
     await receiver.close();
     closed = true;
     const email = `sem.smtp.${Date.now().toString(36)}@example.com`;
-    const r = await inviteTeamMember(owner, { name: "Sem Correio", email });
+    const r = await inviteTeamMember(owner, { name: "Sem Correio", email }, invitationThrottle);
     expect(r).toMatchObject({ ok: true, mailed: false, mailFailed: true });
     expect((await listTeam(owner)).invitations.map((i) => i.email)).toContain(email);
   });

@@ -3,7 +3,8 @@
  * the 20-person cap), their acceptance (once, even two at once; expired, unknown or used refused
  * alike; guesses throttled per address in the database, views of a right token not counted), removal
  * (ends the removed login's sign-in and sessions; never oneself nor the last; scoped by account), and
- * the team's history (one event per change, in the change's own transaction).
+ * the team's history (one event per change, in the change's own transaction), and the limits on
+ * invitations sent (per account per hour, per recipient e-mail per day, counted in the database).
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -26,7 +27,7 @@ import {
   type TeamContext,
   type TokenGuessThrottle,
 } from "@/lib/services/accounts/team";
-import { INVITE_TOKEN_LIMIT, inviteTokenThrottle } from "@/lib/auth/invite-throttle";
+import { INVITE_SEND_LIMITS, INVITE_TOKEN_LIMIT, invitationThrottle, inviteTokenThrottle } from "@/lib/auth/invite-throttle";
 import { getDb } from "@/lib/db/client";
 import { teamEvents, teamInvitations, users } from "@/lib/db/schema";
 import { randomCpf } from "@/tests/helpers/accounts";
@@ -49,7 +50,7 @@ async function merchant(): Promise<TeamContext & { user: DashboardUser }> {
 }
 
 async function invite(ctx: TeamContext, email = uniqueEmail("colega"), name = "Maria Colega") {
-  const r = await inviteTeamMember(ctx, { name, email });
+  const r = await inviteTeamMember(ctx, { name, email }, invitationThrottle);
   if (!r.ok) throw new Error(r.message);
   return r;
 }
@@ -81,16 +82,16 @@ describe("inviting a colleague", () => {
   });
 
   it("refuses an e-mail that already signs in, in this account or another, with a clear message", async () => {
-    const r1 = await inviteTeamMember(owner, { name: "Eu Mesmo", email: owner.user.email.toUpperCase() });
+    const r1 = await inviteTeamMember(owner, { name: "Eu Mesmo", email: owner.user.email.toUpperCase() }, invitationThrottle);
     expect(r1).toMatchObject({ ok: false, reason: "email_in_use", message: "Este e-mail já faz parte da equipe." });
     const other = await merchant();
-    const r2 = await inviteTeamMember(owner, { name: "De Outra Conta", email: other.user.email });
+    const r2 = await inviteTeamMember(owner, { name: "De Outra Conta", email: other.user.email }, invitationThrottle);
     expect(r2).toMatchObject({ ok: false, reason: "email_in_use", message: "Este e-mail já é usado para entrar em outra conta do Arara." });
     expect(r2.ok === false && r2.fieldErrors?.email).toBeTruthy();
   });
 
   it("refuses a bad name or e-mail field by field", async () => {
-    const r = await inviteTeamMember(owner, { name: " ", email: "nao-e-email" });
+    const r = await inviteTeamMember(owner, { name: " ", email: "nao-e-email" }, invitationThrottle);
     expect(r).toMatchObject({ ok: false, reason: "invalid", fieldErrors: { name: expect.any(String), email: "Informe um e-mail válido." } });
   });
 
@@ -275,7 +276,7 @@ describe("the team's cap and the demo account", () => {
     const owner = await merchant();
     // 1 user + 4 accepted + the rest pending, invited all at once with a few too many.
     for (let i = 0; i < 4; i++) await accept((await invite(owner)).token);
-    const results = await Promise.all(Array.from({ length: TEAM_LIMIT - 5 + 3 }, () => inviteTeamMember(owner, { name: "Mais Uma", email: uniqueEmail("cap") })));
+    const results = await Promise.all(Array.from({ length: TEAM_LIMIT - 5 + 3 }, () => inviteTeamMember(owner, { name: "Mais Uma", email: uniqueEmail("cap") }, invitationThrottle)));
     expect(results.filter((r) => r.ok)).toHaveLength(TEAM_LIMIT - 5);
     const refused = results.filter((r) => !r.ok);
     expect(refused).toHaveLength(3);
@@ -284,11 +285,12 @@ describe("the team's cap and the demo account", () => {
     expect(team.members.length + team.invitations.length).toBe(TEAM_LIMIT);
     // Accepting a pending one keeps the count; re-inviting a pending e-mail replaces it (not one more).
     const pending = team.invitations[0];
-    expect(await inviteTeamMember(owner, { name: "Outra Vez", email: pending.email })).toMatchObject({ ok: true });
-    // Cancelling frees a place.
+    expect(await inviteTeamMember(owner, { name: "Outra Vez", email: pending.email }, invitationThrottle)).toMatchObject({ ok: true });
+    // Cancelling frees a place (an hour on: the 20 invitations above are the account's limit per hour).
     const again = (await listTeam(owner)).invitations[0];
     await cancelInvitation(owner, again.id);
-    expect(await inviteTeamMember(owner, { name: "Agora Cabe", email: uniqueEmail("cabe") })).toMatchObject({ ok: true });
+    const hourLater = { ...owner, now: new Date(owner.now.getTime() + 3600_000) };
+    expect(await inviteTeamMember(hourLater, { name: "Agora Cabe", email: uniqueEmail("cabe") }, invitationThrottle)).toMatchObject({ ok: true });
   });
 
   it("the shared demo account's team cannot be changed", async () => {
@@ -296,7 +298,7 @@ describe("the team's cap and the demo account", () => {
     const user = (await verifyDashboardLogin(DEMO.email, DEMO.password))!;
     const account = (await findAccountById(user.companyId))!;
     const ctx = { account, user, now: new Date() };
-    expect(await inviteTeamMember(ctx, { name: "Visitante", email: uniqueEmail("demo") })).toMatchObject({ ok: false, reason: "demo" });
+    expect(await inviteTeamMember(ctx, { name: "Visitante", email: uniqueEmail("demo") }, invitationThrottle)).toMatchObject({ ok: false, reason: "demo" });
     expect(await removeTeamMember(ctx, user.id + 1)).toMatchObject({ ok: false, reason: "demo" });
   });
 });
@@ -344,8 +346,8 @@ describe("the team's history", () => {
     const inv = await invite(owner);
     const stranger = await merchant();
     const before = (await eventsOf(owner.account.id)).length;
-    expect((await inviteTeamMember(owner, { name: "X", email: "ruim" })).ok).toBe(false);
-    expect((await inviteTeamMember(owner, { name: "Eu", email: owner.user.email })).ok).toBe(false);
+    expect((await inviteTeamMember(owner, { name: "X", email: "ruim" }, invitationThrottle)).ok).toBe(false);
+    expect((await inviteTeamMember(owner, { name: "Eu", email: owner.user.email }, invitationThrottle)).ok).toBe(false);
     expect((await cancelInvitation(owner, 987_654_321)).ok).toBe(false);
     expect((await removeTeamMember(owner, owner.user.id)).ok).toBe(false);
     expect((await removeTeamMember(owner, stranger.user.id)).ok).toBe(false);
@@ -391,7 +393,7 @@ describe("the team's history", () => {
       const owner = await merchant();
       const email = uniqueEmail("sem-registro");
       await refuse("invited");
-      await expect(inviteTeamMember(owner, { name: "Sem Registro", email })).rejects.toThrow();
+      await expect(inviteTeamMember(owner, { name: "Sem Registro", email }, invitationThrottle)).rejects.toThrow();
       expect((await listTeam(owner)).invitations).toEqual([]);
       expect(await eventsOf(owner.account.id)).toEqual([]);
     });
@@ -439,5 +441,110 @@ describe("the team's history", () => {
     expect(listed).toHaveLength(TEAM_HISTORY_SHOWN);
     const expected = emails.flatMap((e) => [["invited", e], ["invitation_cancelled", e]]).reverse().slice(0, TEAM_HISTORY_SHOWN);
     expect(listed.map((e) => [e.action, e.targetEmail])).toEqual(expected);
+  });
+});
+
+describe("limits on invitations sent (each one a mail through the merchant's SMTP)", () => {
+  const HOUR = 3600_000;
+  const DAY = 24 * HOUR;
+  const at = <T extends TeamContext>(ctx: T, ms: number): T => ({ ...ctx, now: new Date(ms) });
+  const eventsOf = (companyId: number) => getDb().select().from(teamEvents).where(eq(teamEvents.companyId, companyId)).orderBy(teamEvents.id);
+  const invitationsTo = (email: string) => getDb().select().from(teamInvitations).where(eq(teamInvitations.email, email)).orderBy(teamInvitations.id);
+  const tryInvite = (ctx: TeamContext, email: string) => inviteTeamMember(ctx, { name: "Pessoa Convidada", email }, invitationThrottle);
+  const ACCOUNT_REFUSAL = /^Muitos convites em pouco tempo\. Tente de novo em (\d+) minutos?\.$/;
+
+  it("the limits are 20 per account per hour and 3 per recipient e-mail per 24 hours", () => {
+    expect(INVITE_SEND_LIMITS).toEqual({ perAccount: 20, perAccountWindowSeconds: 3600, perRecipient: 3, perRecipientWindowSeconds: 86400 });
+  });
+
+  it("the 21st invitation of an account within an hour is refused and writes nothing; refusals are not counted; the next hour it goes", async () => {
+    const owner = await merchant();
+    const t0 = owner.now.getTime();
+    // 20 invitations to 10 addresses (each twice: the team's cap of 20 people is never reached).
+    const emails = Array.from({ length: 10 }, (_, i) => uniqueEmail(`hora${i}`));
+    for (const email of emails) for (let k = 0; k < 2; k++) expect(await tryInvite(at(owner, t0 + k * 60_000), email)).toMatchObject({ ok: true });
+    const pendingBefore = (await listTeam(owner)).invitations;
+    expect(pendingBefore).toHaveLength(10);
+    expect(await eventsOf(owner.account.id)).toHaveLength(20);
+
+    // The 21st, to a new address and to one already invited: refused with the wait, nothing written.
+    const victim = uniqueEmail("vitima");
+    for (const email of [victim, victim, victim, emails[0]]) {
+      const r = await tryInvite(at(owner, t0 + 2 * 60_000), email);
+      expect(r).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 3600 - 120 });
+      expect(r.ok === false && r.message).toBe("Muitos convites em pouco tempo. Tente de novo em 58 minutos.");
+    }
+    expect(await invitationsTo(victim)).toEqual([]);
+    expect(await eventsOf(owner.account.id)).toHaveLength(20);
+    // The refused re-invitation did not replace the pending one (its deletion rolled back).
+    expect((await listTeam(owner)).invitations).toEqual(pendingBefore);
+
+    // One second before the hour ends: still refused, "1 minuto".
+    const last = await tryInvite(at(owner, t0 + HOUR - 1000), victim);
+    expect(last.ok === false && last.message).toMatch(ACCOUNT_REFUSAL);
+    expect(last.ok === false && last.message).toContain("em 1 minuto.");
+    // The hour over, a new window: and the four refusals above did not use the victim's 3 of the day.
+    for (let k = 0; k < INVITE_SEND_LIMITS.perRecipient; k++) expect(await tryInvite(at(owner, t0 + HOUR), victim)).toMatchObject({ ok: true });
+    expect(await invitationsTo(victim)).toHaveLength(1);
+    expect(await eventsOf(owner.account.id)).toHaveLength(23);
+  });
+
+  it("the 4th invitation to one e-mail within 24 hours is refused, even from another account; other e-mails are not", async () => {
+    const a = await merchant();
+    const b = at(await merchant(), a.now.getTime());
+    const t0 = a.now.getTime();
+    const target = uniqueEmail("alvo");
+    expect(await tryInvite(a, target)).toMatchObject({ ok: true });
+    expect(await tryInvite(at(a, t0 + HOUR), target.toUpperCase())).toMatchObject({ ok: true });
+    const third = await tryInvite(at(b, t0 + 2 * HOUR), target);
+    expect(third).toMatchObject({ ok: true });
+    const bEvents = (await eventsOf(b.account.id)).length;
+    const aPending = (await listTeam(a)).invitations;
+
+    // The 4th, from either account: refused on the e-mail field, with the wait in hours.
+    for (const ctx of [at(b, t0 + 3 * HOUR), at(a, t0 + 3 * HOUR)]) {
+      const r = await tryInvite(ctx, target);
+      expect(r).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 21 * 3600 });
+      if (r.ok) return;
+      expect(r.message).toBe("Este e-mail já recebeu convites demais hoje; para não lotar a caixa de quem recebe, um novo convite para ele só pode ser enviado em 21 horas.");
+      expect(r.fieldErrors?.email).toBe(r.message);
+    }
+    // Nothing written: B's one invitation and A's pending one are the ones made before.
+    expect((await invitationsTo(target)).map((i) => i.companyId).sort()).toEqual([a.account.id, b.account.id].sort());
+    expect((await listTeam(at(a, t0 + 3 * HOUR))).invitations).toEqual(aPending);
+    expect(await eventsOf(b.account.id)).toHaveLength(bEvents);
+    // Another e-mail from the same account goes.
+    expect(await tryInvite(at(b, t0 + 3 * HOUR), uniqueEmail("outro"))).toMatchObject({ ok: true });
+    // 24 hours after the first: a new window.
+    expect(await tryInvite(at(b, t0 + DAY - 1000), target)).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
+    expect(await tryInvite(at(b, t0 + DAY), target)).toMatchObject({ ok: true });
+  });
+
+  it("25 invitations at once from one account: exactly 20 are made, the others refused and leave nothing", async () => {
+    const owner = await merchant();
+    // 9 addresses, at most 3 invitations each: only the account's limit can refuse.
+    const emails = Array.from({ length: 9 }, (_, i) => uniqueEmail(`rajada${i}`));
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => tryInvite(owner, emails[i % 9])));
+    expect(results.filter((r) => r.ok)).toHaveLength(INVITE_SEND_LIMITS.perAccount);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) expect(r).toMatchObject({ reason: "throttled", message: expect.stringMatching(ACCOUNT_REFUSAL) });
+    const events = await eventsOf(owner.account.id);
+    expect(events).toHaveLength(20);
+    expect(events.every((e) => e.action === "invited")).toBe(true);
+    // Each pending invitation is the last one made to its address.
+    const pending = (await listTeam(owner)).invitations;
+    const madeIds = new Set(results.flatMap((r) => (r.ok ? [r.invitation.id] : [])));
+    expect(pending.every((i) => madeIds.has(i.id))).toBe(true);
+    expect(new Set(pending.map((i) => i.email)).size).toBe(pending.length);
+  });
+
+  it("6 accounts inviting one e-mail at once: exactly 3 invitations are made", async () => {
+    const accounts = await Promise.all(Array.from({ length: 6 }, () => merchant()));
+    const target = uniqueEmail("disputado");
+    const results = await Promise.all(accounts.map((ctx) => tryInvite(ctx, target)));
+    expect(results.filter((r) => r.ok)).toHaveLength(INVITE_SEND_LIMITS.perRecipient);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "throttled" && r.fieldErrors?.email)).toBe(true);
+    expect(await invitationsTo(target)).toHaveLength(3);
   });
 });

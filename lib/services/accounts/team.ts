@@ -16,6 +16,11 @@
  *   (team_events) in its own transaction: the change and its record commit together or not at all.
  * - With SMTP configured, the invitation's link is mailed to the colleague once the invitation has
  *   committed (a mail that fails is said to the inviter, who can copy the link; the link is not logged).
+ *   The mail's subject is fixed: the company name (free text) is only in its body, escaped.
+ * - Invitations sent are limited per account and per recipient e-mail (any account), counted in the
+ *   database (the caller's InvitationThrottle) in the invitation's own transaction, once every other
+ *   check has passed: an invitation over a limit rolls back whole (no row, no event, no mail, its
+ *   count taken back), so the counts are of invitations actually sent.
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
@@ -54,12 +59,47 @@ export type TokenGuessThrottle = {
   recordSuccess(): Promise<void>;
 };
 
+/**
+ * Counts invitations sent (per account, per recipient e-mail; in the database), passed in by the
+ * caller as TokenGuessThrottle is.
+ */
+export type InvitationThrottle = {
+  /**
+   * Counts this invitation in `tx` (an atomic upsert whose count commits or rolls back with the
+   * invitation): the limit it goes over and the seconds until that limit's window ends, else null.
+   */
+  take(tx: Queryable, p: { companyId: number; email: string; now: Date }): Promise<{ over: "account" | "recipient"; seconds: number } | null>;
+};
+
 type Failure<R extends string> = { ok: false; reason: R; message: string; fieldErrors?: Record<string, string>; retryAfterSeconds?: number };
 
 export const inviteLinkOf = (token: string) => `${getEnv().baseUrl}/convite/${token}`;
 const newToken = () => randomBytes(32).toString("base64url");
 const tokenHashOf = (token: string) => sha256Hex(token);
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
+/** A wait in words: minutes up to an hour, hours beyond ("1 minuto", "45 minutos", "3 horas"). */
+function waitInWords(seconds: number): string {
+  const m = minutes(seconds);
+  if (m <= 60) return `${m} ${m === 1 ? "minuto" : "minutos"}`;
+  const h = Math.ceil(m / 60);
+  return `${h} horas`;
+}
+
+/** An invitation over a sending limit: thrown inside the transaction so that it rolls back whole. */
+class InvitationThrottled extends Error {
+  constructor(readonly over: "account" | "recipient", readonly seconds: number) {
+    super("invitation throttled");
+  }
+}
+
+function invitationThrottled(e: InvitationThrottled): Failure<"throttled"> {
+  const wait = waitInWords(e.seconds);
+  if (e.over === "account") {
+    return { ok: false, reason: "throttled", message: `Muitos convites em pouco tempo. Tente de novo em ${wait}.`, retryAfterSeconds: e.seconds };
+  }
+  const text = `Este e-mail já recebeu convites demais hoje; para não lotar a caixa de quem recebe, um novo convite para ele só pode ser enviado em ${wait}.`;
+  return { ok: false, reason: "throttled", message: text, fieldErrors: { email: text }, retryAfterSeconds: e.seconds };
+}
 
 function throttled<R extends string>(reason: R, seconds: number): Failure<R> {
   const m = minutes(seconds);
@@ -154,15 +194,17 @@ export type InviteResult =
       /** SMTP is configured but the mail could not be sent: the inviter sends the link by hand. */
       mailFailed: boolean;
     }
-  | Failure<"invalid" | "email_in_use" | "limit" | "demo" | "not_found">;
+  | Failure<"invalid" | "email_in_use" | "limit" | "demo" | "not_found" | "throttled">;
 
 /**
  * Invites a colleague to the signed-in account. The token goes back this once (for the link); only
  * its hash is stored. An e-mail that already signs in (to any account) is refused; inviting an e-mail
  * again replaces its pending invitation (the earlier link stops working). With SMTP configured, the
- * link is mailed to the colleague after the invitation has committed.
+ * link is mailed to the colleague after the invitation has committed. Each invitation is counted by
+ * `throttle` (per account and per recipient, at ctx.now) last, in its transaction: one over a limit
+ * is refused ("throttled") and leaves nothing.
  */
-export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput): Promise<InviteResult> {
+export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput, throttle: InvitationThrottle): Promise<InviteResult> {
   if (isDemoAccount(ctx.account)) return { ok: false, reason: "demo", message: TEAM_DEMO_MESSAGE };
   const parsed = InviteInput.safeParse({ name: String(raw.name ?? ""), email: String(raw.email ?? "") });
   if (!parsed.success) {
@@ -198,6 +240,10 @@ export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput): Prom
         message: `A equipe chegou ao limite de ${TEAM_LIMIT} pessoas (contando os convites pendentes). Remova alguém ou cancele um convite para convidar outra pessoa.`,
       };
     }
+    // Counted last, once nothing else refuses it: over a limit, the throw rolls back the count with
+    // the deletions above (the invitation it would replace stays).
+    const over = await throttle.take(tx, { companyId, email, now: ctx.now });
+    if (over) throw new InvitationThrottled(over.over, over.seconds);
     const [row] = await tx
       .insert(teamInvitations)
       .values({ companyId, email, name, tokenHash: tokenHashOf(token), invitedBy: ctx.user.id, expiresAt, createdAt: ctx.now })
@@ -210,6 +256,9 @@ export async function inviteTeamMember(ctx: TeamContext, raw: InviteInput): Prom
       inviterName: actor.name,
       companyName: company.name,
     };
+  }).catch((err: unknown): Created => {
+    if (err instanceof InvitationThrottled) return invitationThrottled(err);
+    throw err;
   });
   if (!created.ok) return created;
   const { invitation, inviterName, companyName } = created;
@@ -376,6 +425,8 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
+export const TEAM_INVITE_SUBJECT = "Convite para uma equipe no Arara";
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** The invitation e-mail (pt-BR), sent by the caller when SMTP is configured. */
@@ -398,5 +449,7 @@ export function teamInviteMail(p: { to: string; name: string; inviterName: strin
 <p><a href="${esc(p.link)}">Aceitar o convite e criar a sua senha</a></p>
 <p style="color:#4b5563">O link vale até ${esc(until)} (horário de Brasília) e pode ser usado uma só vez. Se você não esperava este convite, ignore este e-mail.</p>
 </body></html>`;
-  return { to: p.to, subject: `Convite para a equipe de ${p.companyName} no Arara`, text, html };
+  // A fixed subject: the company name is free text its owner writes, and the subject is what the
+  // recipient reads before anything else (it must not carry a sentence of the sender's choosing).
+  return { to: p.to, subject: TEAM_INVITE_SUBJECT, text, html };
 }

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { dashboardAction, type ActionState } from "@/lib/auth/action";
+import { invitationThrottle } from "@/lib/auth/invite-throttle";
 import { getLogger } from "@/lib/logger";
 import { cancelInvitation, inviteTeamMember, removeTeamMember } from "@/lib/services/accounts/team";
 
@@ -15,11 +16,12 @@ const text = (formData: FormData, n: string) => {
 /**
  * Invites a colleague: the link goes back to the inviter this once (only the token's hash is kept),
  * and the service mails it to the colleague when SMTP is configured, after the invitation has
- * committed. The token is never logged.
+ * committed. The token is never logged. Invitations are counted in the database per account and per
+ * recipient (lib/auth/invite-throttle.ts): one over a limit is refused with the wait in the message.
  */
 export async function inviteAction(_prev: ActionState<InviteData>, formData: FormData): Promise<ActionState<InviteData>> {
   return dashboardAction<InviteData>(async (ctx) => {
-    const r = await inviteTeamMember(ctx, { name: text(formData, "name"), email: text(formData, "email") });
+    const r = await inviteTeamMember(ctx, { name: text(formData, "name"), email: text(formData, "email") }, invitationThrottle);
     if (!r.ok) return { status: "error", message: r.message, fieldErrors: r.fieldErrors };
     getLogger().info({ companyId: ctx.account.id, actor: ctx.actor, invitationId: r.invitation.id, mailed: r.mailed, mailFailed: r.mailFailed }, "team invitation created");
     revalidatePath("/dashboard/settings/team");
