@@ -146,7 +146,7 @@ export function LinkPay({
       const body: Record<string, unknown> = {
         method,
         payer: { name: payer.name.trim(), email: payer.email.trim(), document: normalizeDocument(payer.document) },
-        // A PIX or boleto asked again from this tab is the one already made (components/checkout/attempt.ts).
+        // A PIX or boleto asked again from this browser is the one already made (components/checkout/attempt.ts).
         attempt: linkAttempt(secureId),
       };
       if (method === "credit_card") {

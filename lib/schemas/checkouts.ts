@@ -102,7 +102,7 @@ export const CheckoutPayerInput = z.object({
 export const CheckoutPayInput = z.object({
   method: method.optional(),
   /**
-   * The page's attempt key: random, made by the payer's browser and kept for the tab's life. The same
+   * The page's attempt key: random, made by the payer's browser and kept by it (localStorage). The same
    * PIX or boleto asked again with it (the answer lost, a double tap, Reload) is the charge already made.
    */
   attempt: z

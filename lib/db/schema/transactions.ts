@@ -101,8 +101,8 @@ export const transactions = pgTable(
     checkoutId: bigint({ mode: "number" }),
     retryOfId: bigint({ mode: "number" }),
     /**
-     * A payment link's PIX or boleto: SHA-256 (hex) of the attempt key the payer's browser made for its
-     * page (kept for the tab's life): a repeat of the request with it is given this charge again
+     * A payment link's PIX or boleto: SHA-256 (hex) of the attempt key the payer's browser made for the
+     * link (kept in its localStorage): a repeat of the request with it is given this charge again
      * (checkout-lookup.ts, pendingRepeatOf). Only the browser that asked knows the key.
      */
     checkoutAttempt: text(),
