@@ -7,7 +7,6 @@
  * card's expiry as integers, boleto.expirationDate).
  * In the kernel: the services, the HTTP kit and the webhook payloads all map rows with it.
  */
-import { paymentCreditOf } from "@/lib/domain/net-amount";
 import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
 import { v1CardView } from "@/lib/core/card-view";
 import { boletoUrlOf, secureUrlOf } from "@/lib/core/public-urls";
@@ -140,7 +139,10 @@ export function reportedFee(t: { status: string; amount: number; paidAmount: num
   estimatedFee: number;
 } {
   if (t.status === "refused") return { netAmount: 0, fixedAmount: 0, estimatedFee: 0 };
-  return { netAmount: paymentCreditOf(t), fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated };
+  // paymentCreditOf (lib/domain/net-amount.ts), which the kernel may not import: the paid amount, else
+  // the amount, less the fee (tests/integration/refused-card-fee.test.ts holds the two equal).
+  const charged = t.paidAmount > 0 ? t.paidAmount : t.amount;
+  return { netAmount: charged - t.feeEstimated, fixedAmount: t.feeFixed, estimatedFee: t.feeEstimated };
 }
 
 /**
