@@ -26,6 +26,7 @@ test("sign-up refuses a mistyped CPF as PIX key and takes the phone written with
   await page.goto("/signup");
   await page.getByLabel("Nome da empresa").fill("Loja Chave Errada");
   await page.getByLabel("CPF ou CNPJ").fill(randomCpf());
+  await page.getByLabel("Cidade", { exact: true }).fill("Curitiba");
   await page.getByLabel("E-mail de acesso").fill(`chave.${Date.now().toString(36)}.${randomInt(1e6)}@example.com`);
   await page.getByLabel("Senha", { exact: true }).fill(password);
   await page.getByLabel("Confirme a senha").fill(password);
