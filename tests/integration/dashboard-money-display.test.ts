@@ -44,8 +44,7 @@ const rowOf = async (id: number) => (await getDb().select().from(transactions).w
 async function feeCardText(id: number, now = new Date()): Promise<string> {
   const ctx = await context();
   const detail = await getTransactionDetail({ ...ctx, now }, id);
-  const fee = feeViewOf(detail.transaction, accountInstallmentPlan(ctx.account), now);
-  const html = renderToStaticMarkup(createElement(TransactionSummary, { t: detail.transaction, paid: detail.paid, fee }));
+  const html = renderToStaticMarkup(createElement(TransactionSummary, { t: detail.transaction, paid: detail.paid, fee: detail.fee }));
   const card = /<div[^>]*data-testid="tx-fee"[^>]*>(.*?)<\/div>/s.exec(html)?.[1] ?? "";
   return card.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
 }
@@ -148,5 +147,13 @@ describe("paying a charge of a payment link another charge already paid", () => 
       message: `O link de pagamento #${link.body.data.id} já foi pago pela transação #${payment.id}; esta cobrança não pode mais ser paga.`,
     });
     expect((await rowOf(leftover.id)).status).toBe("pending");
+
+    // The page's detail: which charge paid the link, no move towards paid offered, no fee.
+    const detail = await getTransactionDetail(await context(), leftover.id);
+    expect(detail.linkPaidBy).toBe(payment.id);
+    expect(detail.sandboxMoves).not.toContain("paid");
+    expect(detail.sandboxMoves).not.toContain("processing");
+    expect(detail.fee).toEqual({ kind: "none", reason: "link_paid" });
+    expect((await getTransactionDetail(await context(), payment.id)).linkPaidBy).toBeNull();
   });
 });

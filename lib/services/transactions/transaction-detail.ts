@@ -5,6 +5,9 @@ import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
 import { openRefundAmountOf } from "../psp/api-pix-refunds";
 import { paidAmountOf } from "@/lib/domain/journals";
 import { isPendingPastExpiry, offeredSandboxMoves } from "@/lib/domain/sandbox-offer";
+import { feeViewOf, type FeeView } from "@/lib/domain/net-amount";
+import { accountInstallmentPlan } from "../accounts/installment-plan";
+import { linkPaymentOf } from "../checkouts/link-payment";
 import type { TransactionStatus } from "@/lib/domain/status";
 import type { ServiceContext } from "../context";
 import { listTransactionWebhooks } from "../webhooks/list-transaction-webhooks";
@@ -35,6 +38,13 @@ export type TransactionDetail = {
   expired: boolean;
   /** Sandbox moves offered (none in live mode), in the table's order. */
   sandboxMoves: TransactionStatus[];
+  /**
+   * An open charge of a payment link another charge already paid: that charge's id. It can no longer be
+   * paid (link-payment.ts): no payment is offered, no fee estimated.
+   */
+  linkPaidBy: number | null;
+  /** The fee card: none, an estimate, or what was charged (lib/domain/net-amount.ts). */
+  fee: FeeView;
   timeline: (TimelineEntry & { showAmount: boolean })[];
   webhooks: DashboardWebhookItem[];
 };
@@ -60,6 +70,9 @@ export async function getTransactionDetail(
   const paid = t.paidAt ? paidAmountOf(t) : 0;
   const refundsAtPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
   const [refundingAtPsp, pspRefundFailed] = refundsAtPsp ? await Promise.all([openRefundAmountOf(db, t.id), lastPspRefundFailure(t.id, db)]) : [0, null];
+  const open = t.status === "pending" || t.status === "processing";
+  const linkPaidBy = open && t.checkoutId !== null ? ((await linkPaymentOf(db, t.checkoutId))?.id ?? null) : null;
+  const moves = offeredSandboxMoves(t, ctx.now);
   return {
     transaction: t,
     secureUrl: secureUrlOf(t.secureId),
@@ -69,7 +82,10 @@ export async function getTransactionDetail(
     refundsAtPsp,
     pspRefundFailed,
     expired: isPendingPastExpiry(t, ctx.now),
-    sandboxMoves: offeredSandboxMoves(t, ctx.now),
+    // The sandbox would refuse to pay it (or move it towards paid): not offered.
+    sandboxMoves: linkPaidBy === null ? moves : moves.filter((to) => to !== "paid" && to !== "processing"),
+    linkPaidBy,
+    fee: feeViewOf(t, accountInstallmentPlan(ctx.account), ctx.now, { linkPaidElsewhere: linkPaidBy !== null }),
     timeline: timeline.map((e) => ({ ...e, showAmount: showsAmount(e) })),
     webhooks: dashboardWebhookItems(webhooks, ctx.now),
   };

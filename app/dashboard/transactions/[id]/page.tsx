@@ -2,11 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { newFormKey } from "@/lib/auth/idempotent-action";
-import { getDb } from "@/lib/db/client";
 import { getTransactionDetail } from "@/lib/services/transactions/transaction-detail";
-import { linkPaymentOf } from "@/lib/services/checkouts/link-payment";
-import { accountInstallmentPlan } from "@/lib/services/accounts/installment-plan";
-import { feeViewOf } from "@/lib/domain/net-amount";
 import { orNotFound } from "@/components/dashboard/or-not-found";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { StatusBadge } from "@/components/dashboard/Badge";
@@ -30,12 +26,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const detail = await orNotFound(getTransactionDetail(ctx, id));
   const { transaction: t } = detail;
-  // An open charge of a payment link another charge already paid can no longer be paid (link-payment.ts):
-  // the page says so and offers no simulated payment, which the sandbox would refuse.
-  const open = t.status === "pending" || t.status === "processing";
-  const linkPaidBy = open && t.checkoutId !== null ? await linkPaymentOf(getDb(), t.checkoutId) : null;
-  const sandboxMoves = linkPaidBy ? detail.sandboxMoves.filter((to) => to !== "paid" && to !== "processing") : detail.sandboxMoves;
-  const fee = feeViewOf(t, accountInstallmentPlan(ctx.account), ctx.now, { linkPaidElsewhere: linkPaidBy !== null });
+  // An open charge of a payment link another charge already paid: said, nothing to pay (transaction-detail.ts).
+  const { linkPaidBy, sandboxMoves, fee } = detail;
 
   return (
     <>
@@ -54,7 +46,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         }
       />
 
-      {linkPaidBy && <LinkPaidNotice t={t} paidById={linkPaidBy.id} />}
+      {linkPaidBy !== null && <LinkPaidNotice t={t} paidById={linkPaidBy} />}
 
       {t.duplicateOfId !== null && t.status !== "paid" && (
         <div className={`${ui.alert} ${ui.alertInfo}`} role="note" data-testid="duplicate-payment" style={{ marginBottom: 16 }}>
@@ -94,7 +86,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         <div className={ui.grid}>
           <CustomerCard t={t} />
           <ItemsCard t={t} />
-          <PaymentCard t={t} expired={detail.expired} payable={!detail.expired && !linkPaidBy} />
+          <PaymentCard t={t} expired={detail.expired} payable={!detail.expired && linkPaidBy === null} />
           <WebhookDeliveries
             subject={{ kind: "transaction", id: t.id }}
             postbackUrl={t.postbackUrl}
