@@ -4,6 +4,7 @@ import { derivedKey } from "@/lib/crypto";
 import { ensureDatabase } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
+import { sessionUserOf } from "./current-user";
 import { endUserSessions, verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
 import { clientIp, recordLoginSuccess, takeLoginAttempt } from "./throttle";
 
@@ -71,12 +72,17 @@ export function getAuthOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
           token.companyId = user.companyId;
           token.sessionVersion = user.sessionVersion;
+          return token;
         }
+        // Every later read of the session (the pages' check, /api/auth/session) re-issues the token:
+        // a removed login, a moved one or an ended session is refused here, and next-auth answers
+        // with no session and clears the cookie instead of sliding it for another working day.
+        if (!(await sessionUserOf(token))) throw new Error("session ended");
         return token;
       },
       session({ session, token }) {

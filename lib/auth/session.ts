@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { cache } from "react";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
-import { ensureDatabase } from "@/lib/db/client";
 import type { ServiceContext } from "@/lib/services/context";
-import { findDashboardUser, type DashboardUser } from "@/lib/services/accounts/dashboard-users";
+import type { DashboardUser } from "@/lib/services/accounts/dashboard-users";
+import { currentSessionUser } from "./current-user";
 import { getAuthOptions } from "./options";
 
 export type DashboardContext = ServiceContext & { user: DashboardUser };
@@ -17,13 +17,11 @@ export type DashboardContext = ServiceContext & { user: DashboardUser };
  */
 export const getDashboardContext = cache(async (): Promise<DashboardContext | null> => {
   const session = await getServerSession(getAuthOptions());
-  const userId = Number(session?.user?.id);
-  if (!session || !Number.isSafeInteger(userId) || userId <= 0) return null;
-  await ensureDatabase();
-  const found = await findDashboardUser(userId);
-  if (!found || (session.user.companyId !== undefined && found.account.id !== session.user.companyId)) return null;
-  // Signed out (or the key rotated) since this session was issued: a copied cookie stops here.
-  if (session.user.sessionVersion !== found.user.sessionVersion) return null;
+  if (!session) return null;
+  // Signed out (or the key rotated, or the login removed) since this session was issued: a copied
+  // cookie stops here. Read once per render: next-auth's own check of the token asked the same.
+  const found = await currentSessionUser(session.user.id, session.user.companyId, session.user.sessionVersion);
+  if (!found) return null;
   return {
     account: found.account,
     user: found.user,

@@ -229,6 +229,8 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
     for (let i = 0; i < apps.length; i++) {
       const page = await request(instance(i), "GET", "/dashboard", { from, cookies: copied });
       expect(page.status, `instance ${i} before sign-out`).toBe(200);
+      const session = await request(instance(i), "GET", "/api/auth/session", { from, cookies: copied });
+      expect(session.json?.user?.email, `instance ${i} before sign-out`).toBe(DEMO.email);
     }
     const csrf = await request(instance(0), "GET", "/api/auth/csrf", { from, cookies });
     const out = await request(instance(0), "POST", "/api/auth/signout", {
@@ -242,6 +244,11 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
       const page = await request(instance(i), "GET", "/dashboard", { from, cookies: copied });
       expect(page.status, `instance ${i} after sign-out`).toBe(307);
       expect(String(page.headers.location)).toContain("/login");
+      // next-auth's own session endpoint says the same: no session, and the cookie is cleared rather
+      // than re-issued for another working day.
+      const session = await request(instance(i), "GET", "/api/auth/session", { from, cookies: copied });
+      expect(session.json, `instance ${i} after sign-out`).toEqual({});
+      expect(session.cookies[SESSION], `instance ${i}: the session cookie is cleared`).toBe("");
     }
     // Signing in again gives a working session.
     const again = await signIn(instance(0), from, DEMO.email, DEMO.password);

@@ -29,6 +29,8 @@ import {
 } from "@/lib/services/accounts/team";
 import { INVITE_SEND_LIMITS, INVITE_TOKEN_LIMIT, invitationThrottle, inviteTokenThrottle } from "@/lib/auth/invite-throttle";
 import { getDb } from "@/lib/db/client";
+import { getAuthOptions } from "@/lib/auth/options";
+import { sessionUserOf } from "@/lib/auth/current-user";
 import { teamEvents, teamInvitations, users } from "@/lib/db/schema";
 import { randomCpf } from "@/tests/helpers/accounts";
 import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
@@ -222,11 +224,18 @@ describe("removing a colleague", () => {
 
   it("ends the removed login's sign-in and every session at once", async () => {
     const { owner, colleague } = await teamOfTwo();
-    // The colleague's session as issued at sign-in: the check of lib/auth/session.ts finds the user and its version.
-    const before = await findDashboardUser(colleague.id);
-    expect(before?.user.sessionVersion).toBe(colleague.sessionVersion);
+    // The colleague's session token as issued at sign-in: next-auth's check of it (the jwt callback every
+    // read of the session runs, /api/auth/session included) and the pages' context find the user.
+    const jwt = getAuthOptions().callbacks!.jwt!;
+    const token = { sub: String(colleague.id), companyId: colleague.companyId, sessionVersion: colleague.sessionVersion };
+    const check = () => jwt({ token: { ...token }, account: null, user: undefined as never });
+    expect(await check()).toMatchObject(token);
+    expect((await sessionUserOf(token))?.user.id).toBe(colleague.id);
     expect(await removeTeamMember(owner, colleague.id)).toMatchObject({ ok: true, removed: { id: colleague.id, email: colleague.email } });
-    // No user any more: the session check finds nothing (whatever version the cookie carries), and the password no longer signs in.
+    // No user any more: the token is refused (next-auth then answers with no session and clears the
+    // cookie instead of re-issuing it), the pages' check finds nothing, and the password no longer signs in.
+    await expect(check()).rejects.toThrow("session ended");
+    expect(await sessionUserOf(token)).toBeNull();
     expect(await findDashboardUser(colleague.id)).toBeNull();
     expect(await verifyDashboardLogin(colleague.email, PASSWORD)).toBeNull();
     expect((await listTeam(owner)).members.map((m) => m.id)).toEqual([owner.user.id]);
