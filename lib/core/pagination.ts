@@ -13,7 +13,7 @@ export const PageQuery = z.object({
   limit: queryInt("must be a whole number from 1 to 100", 1, 100).default(20),
   /**
    * Keyset paging (transactions, cash-outs, payment links): "" for the first page, then each page's
-   * `pagination.nextCursor` (`page` is then ignored). Ordered newest first (created_at desc, id desc).
+   * `pagination.nextCursor` (`page` with it is a 400: lib/http/pagination.ts). Ordered newest first (created_at desc, id desc).
    */
   cursor: z.string().max(200).optional(),
 });

@@ -98,6 +98,10 @@ export function queryObject(url: URL, schema: z.ZodObject, hints: QueryHints = {
     else if (new Set(vs).size > 1) refuse(name, `takes one value but was sent ${vs.length} times with different values`);
     else out[name] = vs[0];
   }
+  // The two ways of paging are one or the other: a page number next to a cursor would be ignored.
+  if (Object.hasOwn(out, "cursor") && Object.hasOwn(out, "page")) {
+    refuse("page", "cannot be sent with cursor: page by cursor (each page's pagination.nextCursor) or by page number, not both");
+  }
   if (errors.length) {
     const first = errors[0];
     const sentence = `${first.field} ${first.message}`;

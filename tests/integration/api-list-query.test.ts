@@ -3,7 +3,7 @@
  * /v1 twins: nothing a client sends is silently ignored. A list-valued filter merges its repeated
  * and bracket forms (`x=a&x=b`, `x[]=a`, `x[0]=a`: what PHP's http_build_query, qs and jQuery send);
  * a single-valued parameter sent twice with different values, an unknown parameter (with the name
- * meant, for a snake_case or wrong-case one) and `page` on the statement are a 400. Cash-outs and
+ * meant, for a snake_case or wrong-case one), `page` next to `cursor` and `page` on the statement are a 400. Cash-outs and
  * payment links page by `cursor` as transactions do (keyset on created_at desc, id desc).
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -221,6 +221,19 @@ describe("paging: cash-outs and payment links by cursor, the statement by cursor
     for (const path of ["/api/v1/cashOut", "/api/v1/checkouts"]) {
       expect((await bad(`${path}?cursor=bm9wZQ`)).errors).toEqual([expect.objectContaining({ field: "cursor" })]);
     }
+  });
+
+  it("page next to cursor is a 400 naming page (one way of paging or the other, never one ignored)", async () => {
+    for (const path of ["/api/v1/transactions", "/api/v1/cashOut", "/api/v1/checkouts", "/v1/transactions", "/v1/cashOut"]) {
+      for (const query of ["cursor=&page=2", "page=1&cursor="]) {
+        expect((await bad(`${path}?${query}`)).errors, `${path}?${query}`).toEqual([
+          { field: "page", message: "cannot be sent with cursor: page by cursor (each page's pagination.nextCursor) or by page number, not both" },
+        ]);
+      }
+    }
+    // Each alone still pages.
+    expect((await ok("/api/v1/cashOut?page=2&limit=2")).data.pagination.page).toBe(2);
+    expect((await ok("/api/v1/cashOut?cursor=&limit=2")).data.pagination.nextCursor).toEqual(expect.any(String));
   });
 
   it("the statement refuses page with a 400 saying it pages by cursor", async () => {

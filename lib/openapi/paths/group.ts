@@ -24,7 +24,7 @@ export const PAGE_PARAM_DOCS = {
   page: "Page number, from 1",
   limit: "Rows per page, 1 to 100 (default 20)",
   cursor:
-    "Keyset paging (recommended): empty for the first page, then the previous page's pagination.nextCursor until it is null (page is then ignored; pagination.page is 1). A cursor not returned by this list is a 400",
+    "Keyset paging (recommended): empty for the first page, then the previous page's pagination.nextCursor until it is null (pagination.page is 1; page sent with cursor is a 400). A cursor not returned by this list is a 400",
 };
 
 /**
