@@ -1,4 +1,5 @@
 import { consume, consumeIn, giveBack, type Limit } from "@/lib/http/rate-limit";
+import { mailboxKey } from "@/lib/domain/mailbox";
 import type { InvitationThrottle, TokenGuessThrottle } from "@/lib/services/accounts/team";
 
 /**
@@ -21,7 +22,8 @@ export function inviteTokenThrottle(ip: string): TokenGuessThrottle {
 
 /**
  * Invitations sent (each one a mail to the address through the merchant's SMTP): per account, and per
- * recipient e-mail whichever account invites it, so that the Team page cannot be used to mail-bomb
+ * recipient mailbox whichever account invites it (lib/domain/mailbox.ts: `ana+x@` and, at Gmail,
+ * `a.na@` count as `ana@`), so that the Team page cannot be used to mail-bomb
  * or spam an address. Fixed windows in rate_limit_counters (shared by every instance), counted inside
  * the invitation's transaction by one atomic upsert per limit: the counter's row stays locked until
  * the invitation commits or rolls back, so invitations sent at once, from any process, are counted one
@@ -42,7 +44,7 @@ export const invitationThrottle: InvitationThrottle = {
     // The account's counter first: an account over its limit does not touch the recipient's count.
     const account = await consumeIn(tx, [{ limit: PER_ACCOUNT, key: String(companyId) }], nowMs);
     if (account !== null) return { over: "account", seconds: account };
-    const recipient = await consumeIn(tx, [{ limit: PER_RECIPIENT, key: email.trim().toLowerCase() }], nowMs);
+    const recipient = await consumeIn(tx, [{ limit: PER_RECIPIENT, key: mailboxKey(email) }], nowMs);
     if (recipient !== null) return { over: "recipient", seconds: recipient };
     return null;
   },

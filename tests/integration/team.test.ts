@@ -515,7 +515,7 @@ describe("limits on invitations sent (each one a mail through the merchant's SMT
       const r = await tryInvite(ctx, target);
       expect(r).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 21 * 3600 });
       if (r.ok) return;
-      expect(r.message).toBe("Este e-mail já recebeu convites demais hoje; para não lotar a caixa de quem recebe, um novo convite para ele só pode ser enviado em 21 horas.");
+      expect(r.message).toBe("Para não lotar a caixa de quem recebe, cada e-mail recebe poucos convites por dia; um novo convite para este e-mail só pode ser enviado em 21 horas.");
       expect(r.fieldErrors?.email).toBe(r.message);
     }
     // Nothing written: B's one invitation and A's pending one are the ones made before.
@@ -527,6 +527,20 @@ describe("limits on invitations sent (each one a mail through the merchant's SMT
     // 24 hours after the first: a new window.
     expect(await tryInvite(at(b, t0 + DAY - 1000), target)).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 1 });
     expect(await tryInvite(at(b, t0 + DAY), target)).toMatchObject({ ok: true });
+  });
+
+  it("the per-e-mail limit counts the mailbox: +tags, Gmail's dots and googlemail.com are the same address", async () => {
+    const a = await merchant();
+    const t0 = a.now.getTime();
+    const local = `alvo${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const dotted = `${local.slice(0, 2)}.${local.slice(2)}`;
+    for (const [k, variant] of [`${local}+loja@gmail.com`, `${dotted}@googlemail.com`, `${dotted.toUpperCase()}+x@GMAIL.com`].entries()) {
+      expect(await tryInvite(at(a, t0 + k * HOUR), variant), variant).toMatchObject({ ok: true });
+    }
+    const r = await tryInvite(at(a, t0 + 3 * HOUR), `${local}@gmail.com`);
+    expect(r).toMatchObject({ ok: false, reason: "throttled", retryAfterSeconds: 21 * 3600 });
+    // Dots elsewhere are another mailbox: not counted with it.
+    expect(await tryInvite(at(a, t0 + 3 * HOUR), `${dotted}@example.com`)).toMatchObject({ ok: true });
   });
 
   it("25 invitations at once from one account: exactly 20 are made, the others refused and leave nothing", async () => {

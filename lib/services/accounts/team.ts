@@ -97,7 +97,7 @@ function invitationThrottled(e: InvitationThrottled): Failure<"throttled"> {
   if (e.over === "account") {
     return { ok: false, reason: "throttled", message: `Muitos convites em pouco tempo. Tente de novo em ${wait}.`, retryAfterSeconds: e.seconds };
   }
-  const text = `Este e-mail já recebeu convites demais hoje; para não lotar a caixa de quem recebe, um novo convite para ele só pode ser enviado em ${wait}.`;
+  const text = `Para não lotar a caixa de quem recebe, cada e-mail recebe poucos convites por dia; um novo convite para este e-mail só pode ser enviado em ${wait}.`;
   return { ok: false, reason: "throttled", message: text, fieldErrors: { email: text }, retryAfterSeconds: e.seconds };
 }
 
