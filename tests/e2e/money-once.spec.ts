@@ -68,6 +68,51 @@ test.describe("dashboard money forms submitted twice", () => {
     await expect(page.getByText("Reembolso parcial feito. Total reembolsado: R$ 20,00.")).toBeVisible();
   });
 
+  test("a cash-out goes to the key whose holder the confirmation showed: fields frozen during the lookup, a key changed after it refused", async ({ page, request }) => {
+    await page.goto("/dashboard/cash-out");
+    // The lookup held back, as a slow DICT answers: the first server action the page calls.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let holding = true;
+    await page.route("**/dashboard/cash-out", async (route) => {
+      if (holding && route.request().method() === "POST" && route.request().headers()["next-action"]) {
+        holding = false;
+        await held;
+      }
+      await route.continue();
+    });
+    await page.getByLabel("Valor (R$)").fill("1,00");
+    await page.getByLabel("Chave PIX de destino").fill("joao.pereira@example.com");
+    await page.getByRole("button", { name: "Revisar saque" }).click();
+    await expect(page.getByRole("button", { name: "Consultando a chave…" })).toBeDisabled();
+    // What is being checked cannot be changed under the lookup.
+    for (const label of ["Valor (R$)", "Chave PIX de destino", "Tipo da chave", "Descrição (opcional)"]) {
+      await expect(page.getByLabel(label)).toBeDisabled();
+    }
+    await screenshot(page, "cash-out-looking-up");
+    release();
+    await expect(page.getByTestId("confirm-key")).toHaveText("joao.pereira@example.com");
+    const holder = await page.getByTestId("confirm-holder").textContent();
+    expect(holder).toMatch(/ · /);
+    await screenshot(page, "cash-out-confirm-frozen");
+
+    // A send that is not of the key looked up (the form's key swapped after the lookup, as a post
+    // that skipped the step would be): the server refuses it, and no cash-out is made.
+    await page.locator('input[type="hidden"][name="pixKey"]').evaluate((el: HTMLInputElement) => (el.value = "maria.silva@example.com"));
+    await page.getByRole("button", { name: "Confirmar saque" }).click();
+    await expect(page.getByText("A confirmação do recebedor não vale para esta chave")).toBeVisible();
+    const none = await request.get("/api/v1/cashOut", { headers: { authorization: basicAuth(merchant) } });
+    expect((await none.json()).data.pagination.total).toBe(0);
+
+    // Reviewed again, the key shown is the key sent.
+    await page.getByRole("button", { name: "Revisar saque" }).click();
+    await expect(page.getByTestId("confirm-holder")).toHaveText(holder!);
+    await page.getByRole("button", { name: "Confirmar saque" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "de R$ 1,00 solicitado." })).toBeVisible();
+    const sent = await (await request.get("/api/v1/cashOut", { headers: { authorization: basicAuth(merchant) } })).json();
+    expect(sent.data.data.map((c: { pixKey: string }) => c.pixKey)).toEqual(["joao.pereira@example.com"]);
+  });
+
   test("a cash-out confirmed twice at once is one cash-out", async ({ page }) => {
     await page.goto("/dashboard/cash-out");
     const available = await page.getByTestId("cash-out-available").textContent();

@@ -241,7 +241,14 @@ describe("the recipient shown before a cash-out is confirmed", () => {
     const ctx = systemContext(company as Account);
     const key = { pixKey: "+55 61 99999-0000" };
     // Efí's Pix Envio is told only the key: no name is shown, rather than one no one checked.
-    expect(await lookupCashOutRecipient(ctx, { ...key, source: "psp" })).toEqual({ type: "phone", key: "+5561999990000", checked: false, holder: null });
+    expect(await lookupCashOutRecipient(ctx, { ...key, source: "psp" })).toEqual({
+      type: "phone",
+      key: "+5561999990000",
+      checked: false,
+      holder: null,
+      // The merchant confirms the key itself: the send may carry this.
+      confirmation: expect.stringMatching(/^\d+\.[\w-]{43}$/),
+    });
     // The account's default source is its PSP's (it receives PIX there).
     expect(await lookupCashOutRecipient(ctx, key)).toMatchObject({ checked: false, holder: null });
     // Arara's payouts (the sandbox here) answer with their DICT.

@@ -7,6 +7,7 @@ import { PixKeyTypeSelect } from "@/components/dashboard/PixKeyTypeSelect";
 import { parseReais } from "@/components/dashboard/money-input";
 import { CASH_OUT_SOURCE_LABEL, formatBRL, PIX_KEY_TYPE_LABEL } from "@/components/dashboard/format";
 import type { CashOutSource } from "@/lib/domain/cash-out";
+import type { PixKeyType } from "@/lib/domain/pix/keys";
 import type { ActionState } from "@/lib/auth/action";
 import { cashOutAction } from "./actions";
 import { lookupRecipientAction } from "./lookup-action";
@@ -24,6 +25,18 @@ export type CashOutSources = {
 
 const PSP_NOT_READY =
   "Os saques do saldo no seu PSP ainda não estão configurados: esse dinheiro está na sua conta do PSP, não com a Arara. Configure o envio pela Efí (Pix Envio) em Recebimento PIX, ou escolha o saldo na Arara.";
+
+/** What the merchant asked to review, as sent to the lookup, and what the lookup answered. */
+type Reviewed = {
+  amountText: string;
+  amount: number;
+  after: number;
+  source: CashOutSource;
+  key: { key: string; type: PixKeyType };
+  description: string;
+  holder: PixKeyHolder | "unchecked";
+  confirmation: string;
+};
 
 /**
  * `balances`: what Arara holds (`arara`) and what sits in the merchant's PSP account (`psp`).
@@ -49,15 +62,16 @@ export function CashOutForm({
   const [pixKey, setPixKey] = useState("");
   const [pixKeyType, setPixKeyType] = useState("");
   const [description, setDescription] = useState("");
-  const [step, setStep] = useState<"edit" | "confirm">("edit");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  // The key's holder from the sending processor's DICT lookup: whose account the money goes to
-  // ("unchecked" when that processor has no lookup: the merchant confirms the key itself).
-  const [holder, setHolder] = useState<PixKeyHolder | "unchecked" | null>(null);
+  // The confirmation step: what was sent to the lookup, frozen, and the key's holder from the sending
+  // processor's DICT lookup ("unchecked" when that processor has no lookup: the merchant confirms the
+  // key itself). The step shows and sends these, never the fields as they are now: the holder shown is
+  // always the one of the key sent (the fields are also read-only while the lookup runs).
+  const [confirming, setConfirming] = useState<Reviewed | null>(null);
   const [looking, setLooking] = useState(false);
   const [state, formAction, pending] = useActionState<ActionState<{ id: number }>, FormData>(async (prev, form) => {
     const result = await cashOutAction(prev, form);
-    setStep("edit");
+    setConfirming(null);
     if (result.status === "ok") {
       setAmountText("");
       setPixKey("");
@@ -81,13 +95,13 @@ export function CashOutForm({
     if (!key) errs.pixKey = "Informe a chave PIX de destino.";
     else if (!key.ok) errs.pixKey = pixKeyErrorText(key) ?? "";
     setErrors(errs);
-    if (Object.keys(errs).length > 0 || !key?.ok) return;
+    if (Object.keys(errs).length > 0 || !key?.ok || amount === null || after === null) return;
+    const asked = { amountText, amount, after, source, key: { key: key.key, type: key.type }, description };
     setLooking(true);
-    void lookupRecipientAction(key.key, key.type, source)
+    void lookupRecipientAction(asked.key.key, asked.key.type, asked.source)
       .then((res) => {
-        if (res.status === "ok" && res.data && (res.data.holder || !res.data.checked)) {
-          setHolder(res.data.holder ?? "unchecked");
-          setStep("confirm");
+        if (res.status === "ok" && res.data?.confirmation && (res.data.holder || !res.data.checked)) {
+          setConfirming({ ...asked, holder: res.data.holder ?? "unchecked", confirmation: res.data.confirmation });
         } else if (res.status === "ok") {
           setErrors({ pixKey: "Esta chave PIX não está cadastrada em nenhuma instituição (DICT). Confira a chave." });
         } else {
@@ -117,16 +131,18 @@ export function CashOutForm({
     </div>
   );
 
-  if (step === "confirm" && amount !== null && key?.ok) {
+  if (confirming) {
+    const { amountText: sentAmount, amount, after, source, key, description, holder } = confirming;
     return (
       <>
         {availableStat}
         <form action={formAction} className={ui.confirmBox} aria-label="Confirmar saque">
-          <input type="hidden" name="amount" value={amountText} />
+          <input type="hidden" name="amount" value={sentAmount} />
           <input type="hidden" name="source" value={source} />
           <input type="hidden" name="pixKey" value={key.key} />
           <input type="hidden" name="pixKeyType" value={key.type} />
           <input type="hidden" name="description" value={description} />
+          <input type="hidden" name="recipientConfirmation" value={confirming.confirmation} />
           <input type="hidden" name={FORM_KEY_FIELD} value={formKey} />
           <strong>Confirme o saque</strong>
           {sources && (
@@ -178,7 +194,7 @@ export function CashOutForm({
             <button type="submit" className={ui.button} disabled={pending}>
               {pending ? "Enviando…" : "Confirmar saque"}
             </button>
-            <button type="button" className={`${ui.button} ${ui.secondary}`} onClick={() => setStep("edit")} disabled={pending}>
+            <button type="button" className={`${ui.button} ${ui.secondary}`} onClick={() => setConfirming(null)} disabled={pending}>
               Voltar
             </button>
           </div>
@@ -202,110 +218,113 @@ export function CashOutForm({
             {state.message}
           </div>
         )}
-        {sources && (
-          <fieldset className={ui.choices} aria-describedby={sourceError ? "source-msg" : undefined}>
-            <legend className={ui.label}>De onde sai o dinheiro</legend>
-            {(["arara", "psp"] as const).map((s) => (
-              <label key={s} className={ui.choice} data-testid={`cash-out-source-${s}`}>
-                <input
-                  type="radio"
-                  name="source"
-                  value={s}
-                  checked={source === s}
-                  onChange={() => {
-                    setSource(s);
-                    setErrors((prev) => {
-                      const next = { ...prev };
-                      delete next.source;
-                      delete next.amount;
-                      return next;
-                    });
-                  }}
-                />
-                <span className={ui.choiceBody}>
-                  <span className={ui.choiceTitle}>
-                    <span>{CASH_OUT_SOURCE_LABEL[s]}</span>
-                    <span className={ui.choiceFigure}>{formatBRL(balances[s])}</span>
+        {/* Read-only while the key is looked up: what the confirmation shows is what was asked. */}
+        <fieldset disabled={looking} className={ui.frozen} data-testid="cash-out-fields">
+          {sources && (
+            <fieldset className={ui.choices} aria-describedby={sourceError ? "source-msg" : undefined}>
+              <legend className={ui.label}>De onde sai o dinheiro</legend>
+              {(["arara", "psp"] as const).map((s) => (
+                <label key={s} className={ui.choice} data-testid={`cash-out-source-${s}`}>
+                  <input
+                    type="radio"
+                    name="source"
+                    value={s}
+                    checked={source === s}
+                    onChange={() => {
+                      setSource(s);
+                      setErrors((prev) => {
+                        const next = { ...prev };
+                        delete next.source;
+                        delete next.amount;
+                        return next;
+                      });
+                    }}
+                  />
+                  <span className={ui.choiceBody}>
+                    <span className={ui.choiceTitle}>
+                      <span>{CASH_OUT_SOURCE_LABEL[s]}</span>
+                      <span className={ui.choiceFigure}>{formatBRL(balances[s])}</span>
+                    </span>
+                    <span className={`${ui.small} ${ui.muted}`}>
+                      {s === "arara"
+                        ? "Cartões liberados, boletos e PIX do sandbox. A Arara envia o saque."
+                        : sources.pspReady
+                          ? "PIX recebidos no seu PSP. O saque sai da sua conta Efí (Pix Envio)."
+                          : "PIX recebidos no seu PSP. Para sacar daqui, configure o Pix Envio da Efí."}
+                    </span>
                   </span>
-                  <span className={`${ui.small} ${ui.muted}`}>
-                    {s === "arara"
-                      ? "Cartões liberados, boletos e PIX do sandbox. A Arara envia o saque."
-                      : sources.pspReady
-                        ? "PIX recebidos no seu PSP. O saque sai da sua conta Efí (Pix Envio)."
-                        : "PIX recebidos no seu PSP. Para sacar daqui, configure o Pix Envio da Efí."}
-                  </span>
+                </label>
+              ))}
+              {sourceError && (
+                <span id="source-msg" className={ui.fieldError} role="alert">
+                  {sourceError}
+                  {!sources.pspReady && (
+                    <>
+                      {" "}
+                      <Link href="/dashboard/settings/pix">Abrir Recebimento PIX</Link>
+                    </>
+                  )}
                 </span>
-              </label>
-            ))}
-            {sourceError && (
-              <span id="source-msg" className={ui.fieldError} role="alert">
-                {sourceError}
-                {!sources.pspReady && (
-                  <>
-                    {" "}
-                    <Link href="/dashboard/settings/pix">Abrir Recebimento PIX</Link>
-                  </>
-                )}
-              </span>
-            )}
-          </fieldset>
-        )}
-        <div className={ui.field}>
-          <label htmlFor="amount">Valor (R$)</label>
-          <input
-            id="amount"
-            name="amount"
-            inputMode="decimal"
-            placeholder="0,00"
-            className={ui.input}
-            value={amountText}
-            onChange={(e) => setAmountText(e.target.value)}
-            aria-invalid={amountError ? true : undefined}
-            aria-describedby="amount-msg"
-          />
-          <span id="amount-msg" className={amountError ? ui.fieldError : ui.hint}>
-            {amountError ?? `Disponível: ${formatBRL(available)}${fee ? ` · tarifa ${formatBRL(fee)}` : " · sem tarifa"}`}
-          </span>
-        </div>
-        <div className={ui.field}>
-          <label htmlFor="pixKey">Chave PIX de destino</label>
-          <input
-            id="pixKey"
-            name="pixKey"
-            className={ui.input}
-            autoComplete="off"
-            value={pixKey}
-            onChange={(e) => setPixKey(e.target.value)}
-            placeholder="CPF, CNPJ, e-mail, celular com +55 ou chave aleatória"
-            aria-invalid={keyError ? true : undefined}
-            aria-describedby="pixkey-msg"
-          />
-          <span id="pixkey-msg" className={keyError ? ui.fieldError : key?.ok ? ui.fieldOk : ui.hint} aria-live="polite">
-            {keyError ??
-              (key?.ok
-                ? `${PIX_KEY_TYPE_LABEL[key.type]} detectado: ${key.key}`
-                : key
-                  ? "Chave ainda não reconhecida."
-                  : "O tipo é detectado automaticamente.")}
-          </span>
-        </div>
-        <PixKeyTypeSelect label="Tipo da chave" value={pixKeyType} onChange={setPixKeyType} />
-        <div className={ui.field}>
-          <label htmlFor="description">Descrição (opcional)</label>
-          <input
-            id="description"
-            className={ui.input}
-            maxLength={140}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            placeholder="Ex.: transferência para a conta da empresa"
-          />
-        </div>
-        <div>
-          <button type="submit" className={ui.button} disabled={looking}>
-            {looking ? "Consultando a chave…" : "Revisar saque"}
-          </button>
-        </div>
+              )}
+            </fieldset>
+          )}
+          <div className={ui.field}>
+            <label htmlFor="amount">Valor (R$)</label>
+            <input
+              id="amount"
+              name="amount"
+              inputMode="decimal"
+              placeholder="0,00"
+              className={ui.input}
+              value={amountText}
+              onChange={(e) => setAmountText(e.target.value)}
+              aria-invalid={amountError ? true : undefined}
+              aria-describedby="amount-msg"
+            />
+            <span id="amount-msg" className={amountError ? ui.fieldError : ui.hint}>
+              {amountError ?? `Disponível: ${formatBRL(available)}${fee ? ` · tarifa ${formatBRL(fee)}` : " · sem tarifa"}`}
+            </span>
+          </div>
+          <div className={ui.field}>
+            <label htmlFor="pixKey">Chave PIX de destino</label>
+            <input
+              id="pixKey"
+              name="pixKey"
+              className={ui.input}
+              autoComplete="off"
+              value={pixKey}
+              onChange={(e) => setPixKey(e.target.value)}
+              placeholder="CPF, CNPJ, e-mail, celular com +55 ou chave aleatória"
+              aria-invalid={keyError ? true : undefined}
+              aria-describedby="pixkey-msg"
+            />
+            <span id="pixkey-msg" className={keyError ? ui.fieldError : key?.ok ? ui.fieldOk : ui.hint} aria-live="polite">
+              {keyError ??
+                (key?.ok
+                  ? `${PIX_KEY_TYPE_LABEL[key.type]} detectado: ${key.key}`
+                  : key
+                    ? "Chave ainda não reconhecida."
+                    : "O tipo é detectado automaticamente.")}
+            </span>
+          </div>
+          <PixKeyTypeSelect label="Tipo da chave" value={pixKeyType} onChange={setPixKeyType} />
+          <div className={ui.field}>
+            <label htmlFor="description">Descrição (opcional)</label>
+            <input
+              id="description"
+              className={ui.input}
+              maxLength={140}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              placeholder="Ex.: transferência para a conta da empresa"
+            />
+          </div>
+          <div>
+            <button type="submit" className={ui.button} disabled={looking}>
+              {looking ? "Consultando a chave…" : "Revisar saque"}
+            </button>
+          </div>
+        </fieldset>
       </form>
     </>
   );

@@ -8,13 +8,19 @@ import { CASH_OUT_SOURCES, type CashOutSource } from "@/lib/domain/cash-out";
 import { computeCashOutFee } from "@/lib/domain/fees";
 import { requestCashOut } from "@/lib/services/cash-outs/request-cash-out";
 import { ServiceError } from "@/lib/services/errors";
+import { confirmsRecipient } from "@/lib/services/cash-outs/recipient-confirmation";
 import { parseReais } from "@/components/dashboard/money-input";
 import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
+
+const RECIPIENT_NOT_CONFIRMED =
+  "A confirmação do recebedor não vale para esta chave (ela mudou depois da consulta, ou a consulta tem mais de 15 minutos). Clique em Revisar saque para consultar a chave de novo.";
 
 /**
  * Requests a PIX cash-out (the form showed the fee and the balance after) from the source the form
  * showed: `arara` (the available balance) or `psp` (the balance at the merchant's own PSP, sent by
  * Efí's Pix Envio); a form without one (rendered before sources existed) takes the API's default.
+ * Only to the key whose holder the confirmation step showed: the form carries the lookup's signed
+ * confirmation of that key (lib/services/cash-outs/recipient-confirmation.ts).
  * Once per form key: a double submit is one cash-out (lib/auth/idempotent-action.ts).
  */
 export async function cashOutAction(_prev: ActionState<{ id: number }>, formData: FormData): Promise<ActionState<{ id: number }>> {
@@ -28,6 +34,11 @@ export async function cashOutAction(_prev: ActionState<{ id: number }>, formData
     const description = String(formData.get("description") ?? "").trim().slice(0, 140) || undefined;
     const sent = String(formData.get("source") ?? "");
     const source = (CASH_OUT_SOURCES as readonly string[]).includes(sent) ? (sent as CashOutSource) : undefined;
+    // The holder shown must be this key's: the confirmation the lookup signed names the key, its type
+    // and the source, so a key changed after the lookup (or a post that skipped it) is not sent.
+    if (!confirmsRecipient(ctx, String(formData.get("recipientConfirmation") ?? ""), { type: key.type, key: key.key, source })) {
+      return fieldError("Consulte a chave de novo antes de confirmar.", "pixKey", RECIPIENT_NOT_CONFIRMED);
+    }
     const input = { amount, pixKey: key.key, pixKeyType: key.type, description, source };
     const state = await onceForFormKey<{ id: number }>(ctx, formData, { scope: "cash-out", request: input }, async (tx) => {
       try {

@@ -6,16 +6,17 @@ import { lookupCashOutRecipient, type CashOutRecipient } from "@/lib/services/ca
 
 /**
  * The destination key's holder (name and institution) from the DICT lookup of the processor that
- * would send the cash-out (`source`), for the cash-out's confirmation step.
+ * would send the cash-out (`source`), for the cash-out's confirmation step, with the signed
+ * confirmation the send must carry (lib/services/cash-outs/recipient-confirmation.ts).
  */
 export async function lookupRecipientAction(
   pixKey: string,
   pixKeyType: string,
   source?: string,
-): Promise<ActionState<Pick<CashOutRecipient, "checked" | "holder">>> {
+): Promise<ActionState<Pick<CashOutRecipient, "checked" | "holder" | "confirmation">>> {
   return dashboardAction(async (ctx) => {
     const chosen = CASH_OUT_SOURCES.includes(source as CashOutSource) ? (source as CashOutSource) : undefined;
-    const { checked, holder } = await lookupCashOutRecipient(ctx, { pixKey, pixKeyType, source: chosen });
-    return { status: "ok", data: { checked, holder } };
+    const { checked, holder, confirmation } = await lookupCashOutRecipient(ctx, { pixKey, pixKeyType, source: chosen });
+    return { status: "ok", data: { checked, holder, confirmation } };
   });
 }

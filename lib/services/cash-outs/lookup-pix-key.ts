@@ -7,6 +7,7 @@ import type { PixKeyHolder, PixKeyLookup } from "@/lib/processors/types";
 import type { ServiceContext } from "../context";
 import { ServiceError, validation } from "../errors";
 import { payoutRouteFor } from "./payout-route";
+import { recipientConfirmation } from "./recipient-confirmation";
 
 /**
  * The DICT lookup of each payout processor that offers one: the sandbox's (its own made-up
@@ -22,6 +23,11 @@ export type CashOutRecipient = {
   checked: boolean;
   /** The key's holder; null when the key is not registered (checked) or could not be looked up. */
   holder: PixKeyHolder | null;
+  /**
+   * What the send must carry (recipient-confirmation.ts): present when the merchant may confirm, that
+   * is the holder was found or the processor cannot look keys up; null for a key the DICT does not have.
+   */
+  confirmation: string | null;
 };
 
 /**
@@ -44,7 +50,8 @@ export async function lookupCashOutRecipient(
     throw e;
   });
   const lookup = route ? lookups[route.processor] : undefined;
-  if (!lookup) return { type: parsed.type, key: parsed.key, checked: false, holder: null };
+  const recipient = { type: parsed.type, key: parsed.key, source: input.source };
+  if (!lookup) return { type: parsed.type, key: parsed.key, checked: false, holder: null, confirmation: recipientConfirmation(ctx, recipient) };
   const holder = await lookup.lookupKey({ type: parsed.type, key: parsed.key, now: ctx.now });
-  return { type: parsed.type, key: parsed.key, checked: true, holder };
+  return { type: parsed.type, key: parsed.key, checked: true, holder, confirmation: holder ? recipientConfirmation(ctx, recipient) : null };
 }
