@@ -56,3 +56,19 @@ export const dateParam = isoDateString().meta({
 export function toBound(s: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s);
 }
+
+/** `?traceable=true`: a yes/no filter, as query strings write it (true/false, 1/0, any case). */
+export const queryBoolean = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .refine((s) => ["true", "false", "1", "0"].includes(s), { message: "must be true or false" })
+  .transform((s) => s === "true" || s === "1");
+
+/** `?id=1001` or `?id=1001,1002`: ids as whole numbers (at most 100). */
+export const idList = z
+  .string()
+  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+  .refine((xs) => xs.length > 0 && xs.length <= 100 && xs.every((x) => /^[1-9]\d{0,14}$/.test(x)), {
+    message: "must be an id, or up to 100 ids separated by commas",
+  })
+  .transform((xs) => xs.map(Number));

@@ -246,6 +246,66 @@ describe("paging: cash-outs and payment links by cursor, the statement by cursor
   });
 });
 
+describe("the family's list filters (their \"Listar transações\"), on both dialects", () => {
+  let b: CreatedAccount;
+  const t: Record<string, number> = {};
+  beforeAll(async () => {
+    b = await createTestAccount("Loja Filtros Familia");
+    const customer = (name: string, phone: string) => ({ name, email: "c@example.com", phone, externalRef: null, document: { type: "cpf", number: "11144477735" } });
+    t.joana = (await insertTransaction(b.companyId, { customer: customer("Joana D'Arc Souza", "11987654321") })).id;
+    t.card3 = (await insertTransaction(b.companyId, { paymentMethod: "credit_card", status: "paid", installments: 3, customer: customer("Pedro Alves", "21999998888") })).id;
+    t.shipped = (await insertTransaction(b.companyId, { status: "paid", traceable: true, deliveryStatus: "in_transit", customer: customer("Ana Lima", "31988887777") })).id;
+  }, 60_000);
+
+  async function listed(path: string) {
+    const res = await call("GET", path, { auth: b.secretKey });
+    expect(res.status, `${path}: ${res.text}`).toBe(200);
+    return ids(res.body).join(",");
+  }
+  const both = async (query: string) => {
+    const api = await listed(`/api/v1/transactions?${query}`);
+    expect(await listed(`/v1/transactions?${query}`), query).toBe(api);
+    return api;
+  };
+
+  it("paymentMethods (any case, merged with paymentMethod), status=waiting_payment, status=authorized", async () => {
+    expect(await both("paymentMethods=CREDIT_CARD")).toBe(`${t.card3}`);
+    expect(await both("paymentMethods=credit_card&paymentMethod=pix")).toBe([t.joana, t.card3, t.shipped].sort((x, y) => x - y).join(","));
+    expect(await both("status=waiting_payment")).toBe(`${t.joana}`);
+    expect(await both("status=authorized")).toBe("");
+    expect(await both("status=authorized,paid")).toBe([t.card3, t.shipped].sort((x, y) => x - y).join(","));
+  });
+
+  it("id, name, phone, installments, traceable, deliveryStatus", async () => {
+    expect(await both(`id=${t.card3}`)).toBe(`${t.card3}`);
+    expect(await both(`id=${t.joana},${t.shipped}`)).toBe(`${t.joana},${t.shipped}`);
+    expect(await both("name=joana%20d'arc")).toBe(`${t.joana}`);
+    expect(await both("name=%25")).toBe("");
+    expect(await both("phone=(21)%2099999-8888")).toBe(`${t.card3}`);
+    expect(await both("installments=3")).toBe(`${t.card3}`);
+    expect(await both("traceable=true")).toBe(`${t.shipped}`);
+    expect(await both("traceable=0")).toBe(`${t.joana},${t.card3}`);
+    expect(await both("deliveryStatus=in_transit,delivered")).toBe(`${t.shipped}`);
+    // Another account's id is not listed.
+    expect(await both(`id=${byMethod.pix[0]}`)).toBe("");
+  });
+
+  it("their values are checked like every other filter's", async () => {
+    for (const [query, field] of [
+      ["id=abc", "id"],
+      ["id=0", "id"],
+      ["installments=13", "installments"],
+      ["traceable=maybe", "traceable"],
+      ["deliveryStatus=lost", "deliveryStatus"],
+      ["paymentMethods=cash", "paymentMethods"],
+    ] as const) {
+      const res = await call("GET", `/v1/transactions?${query}`, { auth: b.secretKey });
+      expect(res.status, `${query}: ${res.text}`).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
+});
+
 it("the filters still filter (cash-outs by externalRef, payment links by status)", async () => {
   await getDb().update(cashOuts).set({ externalRef: "saque-x" }).where(eq(cashOuts.id, cashOutIds[0]));
   expect(ids(await ok("/api/v1/cashOut?externalRef=saque-x"))).toEqual([cashOutIds[0]]);

@@ -51,8 +51,15 @@ export const TRANSACTIONS = apiGroup(
       paramDocs: {
         ...PAGE_PARAM_DOCS,
         status:
-          "Comma list of statuses, any case: pending, processing, paid, refused, refunded, chargedback, in_protest. `approved` is read as `paid` (it is the event kind of a card approval; the transaction reads `paid`), so `status=approved` lists the paid ones",
-        paymentMethod: "Comma list: pix, boleto, credit_card (also repeated, or paymentMethod[]=)",
+          "Comma list of statuses, any case: pending, processing, paid, refused, refunded, chargedback, in_protest. `approved` is read as `paid` (it is the event kind of a card approval; the transaction reads `paid`), so `status=approved` lists the paid ones; the family's `waiting_payment` is read as `pending`, and its `authorized` (approved, not captured) matches none: a card is captured when approved",
+        paymentMethod: "Comma list: pix, boleto, credit_card, any case (also repeated, or paymentMethod[]=)",
+        paymentMethods: "The family's name for paymentMethod; merged with it when both are sent",
+        id: "A transaction id, or up to 100 ids separated by commas",
+        name: "Part of the customer's name, any case",
+        phone: "The customer's phone, exactly, punctuation ignored",
+        installments: "The card's installments, 1 to 12",
+        traceable: "true or false (also 1 or 0)",
+        deliveryStatus: "Comma list: waiting, in_transit, delivered",
         from: "Created at or after (ISO 8601 date or date-time)",
         to: "Created at or before (a date includes that whole day, UTC)",
         externalRef: "Your externalRef, exact",

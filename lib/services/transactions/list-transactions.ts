@@ -6,13 +6,41 @@ import { transactions } from "@/lib/db/schema";
 import { TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { normalizeDocument } from "@/lib/domain/documents";
 import { PageQuery, afterCursor, cappedCount, cursorPage, decodeCursor, pagination } from "@/lib/core/pagination";
-import { commaList, dateParam, toBound } from "@/lib/schemas/query";
+import { commaList, dateParam, idList, queryBoolean, toBound } from "@/lib/schemas/query";
+import { DELIVERY_STATUSES } from "@/lib/schemas/delivery";
+import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import type { ServiceContext } from "../context";
 import type { TransactionRow } from "./transaction-view";
 
+/**
+ * Status names a list takes besides the stored ones, and the status each reads: `approved` (a card
+ * webhook's and the family's name for paid), and the family's `waiting_payment` (pending) and
+ * `authorized` (a card approved and not yet captured: Arara captures a card when it is approved, so
+ * no transaction is ever in it and the filter matches none).
+ */
+const LISTED_STATUS_ALIASES = { approved: "paid", waiting_payment: "pending", authorized: null } as const;
+const LISTED_STATUSES = [...TRANSACTION_STATUSES, "waiting_payment", "authorized"] as const;
+const LISTED_METHODS = ["pix", "boleto", "credit_card"] as const;
+const INSTALLMENTS_MESSAGE = `must be a whole number from 1 to ${MAX_INSTALLMENTS}`;
+
 export const ListTransactionsQuery = PageQuery.extend({
-  status: commaList(TRANSACTION_STATUSES).optional(),
-  paymentMethod: commaList(["pix", "boleto", "credit_card"] as const).optional(),
+  status: commaList(LISTED_STATUSES).optional(),
+  paymentMethod: commaList(LISTED_METHODS).optional(),
+  /** The family's name for paymentMethod (their "Listar transações"); both may be sent, and are merged. */
+  paymentMethods: commaList(LISTED_METHODS).optional(),
+  id: idList.optional(),
+  /** Part of the customer's name, any case. */
+  name: z.string().max(200).optional(),
+  /** The customer's phone, punctuation ignored. */
+  phone: z.string().max(40).optional(),
+  installments: z.coerce
+    .number({ error: () => INSTALLMENTS_MESSAGE })
+    .int({ error: () => INSTALLMENTS_MESSAGE })
+    .min(1, INSTALLMENTS_MESSAGE)
+    .max(MAX_INSTALLMENTS, INSTALLMENTS_MESSAGE)
+    .optional(),
+  traceable: queryBoolean.optional(),
+  deliveryStatus: commaList(DELIVERY_STATUSES).optional(),
   from: dateParam.optional(),
   to: dateParam.optional(),
   externalRef: z.string().max(200).optional(),
@@ -36,6 +64,9 @@ export const TRANSACTIONS_NEWEST_FIRST = [desc(transactions.createdAt), desc(tra
  */
 export type PendingExpiry = { pendingExpiry?: "live" | "expired"; now?: Date };
 
+/** `%term%` for LIKE, lower-cased, with LIKE's own wildcards in the term matched as themselves. */
+const likeTerm = (text: string) => `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 export async function listTransactions(
   ctx: Pick<ServiceContext, "account">,
   q: ListTransactionsQuery,
@@ -47,16 +78,26 @@ export async function listTransactions(
     const past = and(isNotNull(transactions.expiresAt), lte(transactions.expiresAt, opts.now ?? new Date()))!;
     where.push(eq(transactions.status, "pending"), opts.pendingExpiry === "expired" ? past : not(past));
   }
-  // `approved` is how the family (and a card's webhook) names a payment; transactions read `paid`.
-  if (q.status?.length) where.push(inArray(transactions.status, [...new Set(q.status.map((s) => (s === "approved" ? "paid" : s)))]));
-  if (q.paymentMethod?.length) where.push(inArray(transactions.paymentMethod, q.paymentMethod));
+  if (q.status?.length) {
+    const stored: (string | null)[] = q.status.map((s) => (Object.hasOwn(LISTED_STATUS_ALIASES, s) ? LISTED_STATUS_ALIASES[s as keyof typeof LISTED_STATUS_ALIASES] : s));
+    const statuses = [...new Set(stored.filter((s): s is string => s !== null))];
+    where.push(statuses.length ? inArray(transactions.status, statuses) : sql`false`);
+  }
+  const methods = [...new Set([...(q.paymentMethod ?? []), ...(q.paymentMethods ?? [])])];
+  if (methods.length) where.push(inArray(transactions.paymentMethod, methods));
+  if (q.id?.length) where.push(inArray(transactions.id, q.id));
+  if (q.name?.trim()) where.push(sql`lower(${transactions.customer}->>'name') like ${likeTerm(q.name)}`);
+  if (q.phone !== undefined) where.push(sql`${transactions.customer}->>'phone' = ${q.phone.replace(/[\s().+-]/g, "")}`);
+  if (q.installments !== undefined) where.push(eq(transactions.installments, q.installments));
+  if (q.traceable !== undefined) where.push(eq(transactions.traceable, q.traceable));
+  if (q.deliveryStatus?.length) where.push(inArray(transactions.deliveryStatus, q.deliveryStatus));
   if (q.from) where.push(gte(transactions.createdAt, new Date(q.from)));
   if (q.to) where.push(lte(transactions.createdAt, toBound(q.to)));
   if (q.externalRef) where.push(eq(transactions.externalRef, q.externalRef));
   if (q.email) where.push(sql`lower(${transactions.customerEmail}) = ${q.email.trim().toLowerCase()}`);
   if (q.documentNumber) where.push(eq(transactions.customerDocument, normalizeDocument(q.documentNumber)));
   if (q.q?.trim()) {
-    const term = `%${q.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const term = likeTerm(q.q);
     // LIKE's wildcards in the term are matched as themselves, in the document's part too.
     const doc = normalizeDocument(q.q).replace(/[\\%_]/g, (c) => `\\${c}`);
     where.push(
