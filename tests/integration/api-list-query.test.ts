@@ -251,7 +251,7 @@ describe("the family's list filters (their \"Listar transações\"), on both dia
   const t: Record<string, number> = {};
   beforeAll(async () => {
     b = await createTestAccount("Loja Filtros Familia");
-    const customer = (name: string, phone: string) => ({ name, email: "c@example.com", phone, externalRef: null, document: { type: "cpf", number: "11144477735" } });
+    const customer = (name: string, phone: string) => ({ name, email: "c@example.com", phone, externalRef: null, document: { type: "cpf" as const, number: "11144477735" } });
     t.joana = (await insertTransaction(b.companyId, { customer: customer("Joana D'Arc Souza", "11987654321") })).id;
     t.card3 = (await insertTransaction(b.companyId, { paymentMethod: "credit_card", status: "paid", installments: 3, customer: customer("Pedro Alves", "21999998888") })).id;
     t.shipped = (await insertTransaction(b.companyId, { status: "paid", traceable: true, deliveryStatus: "in_transit", customer: customer("Ana Lima", "31988887777") })).id;
