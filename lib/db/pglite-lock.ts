@@ -10,8 +10,9 @@
  * that process, or use PostgreSQL (DATABASE_URL) to run more than one. A lock written on another host
  * (a directory on a network disk) cannot be checked from here and refuses too.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import path from "node:path";
 
 type Owner = { pid: number; host: string; since: string };
 
@@ -52,13 +53,24 @@ function isStale(owner: Owner | null): boolean {
   }
 }
 
-function create(lockFile: string): boolean {
+/** The directory's folders could not be made, or its lock file written there: said with PGLITE_DIR. */
+export class PgliteDirectoryUnusable extends Error {
+  constructor(dir: string, cause: unknown) {
+    super(
+      `The embedded database's directory ${dir} (PGLITE_DIR) cannot be used: ${(cause as Error).message}. ` +
+        `Set PGLITE_DIR to a directory this user can create and write, or use PostgreSQL (DATABASE_URL).`,
+    );
+    this.name = "PgliteDirectoryUnusable";
+  }
+}
+
+function create(lockFile: string, dir: string): boolean {
   let fd: number;
   try {
     fd = openSync(lockFile, "wx", 0o600);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw e;
+    throw new PgliteDirectoryUnusable(dir, e);
   }
   try {
     writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() } satisfies Owner));
@@ -74,7 +86,13 @@ function create(lockFile: string): boolean {
  */
 export function lockPgliteDirectory(dir: string): () => void {
   const lockFile = `${dir}.lock`;
-  if (!create(lockFile)) {
+  // The lock sits beside the directory: its parent is made first (a fresh checkout has no .data yet).
+  try {
+    mkdirSync(path.dirname(dir), { recursive: true });
+  } catch (e) {
+    throw new PgliteDirectoryUnusable(dir, e);
+  }
+  if (!create(lockFile, dir)) {
     const owner = readOwner(lockFile);
     if (!isStale(owner)) throw new PgliteDirectoryInUse(dir, lockFile, owner);
     try {
@@ -83,7 +101,7 @@ export function lockPgliteDirectory(dir: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
     // Two processes taking over the same stale lock at once: O_EXCL lets one of them create it.
-    if (!create(lockFile)) throw new PgliteDirectoryInUse(dir, lockFile, readOwner(lockFile));
+    if (!create(lockFile, dir)) throw new PgliteDirectoryInUse(dir, lockFile, readOwner(lockFile));
   }
   let held = true;
   const release = () => {

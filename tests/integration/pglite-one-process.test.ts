@@ -57,11 +57,35 @@ describe("the lock of an embedded database directory", () => {
     expect(existsSync(`${dir}.lock`)).toBe(false);
   });
 
+  it("makes the directory's missing parents first (a fresh checkout has no .data), and names PGLITE_DIR when it cannot", () => {
+    const base = path.dirname(tempDir());
+    const dir = path.join(base, "fresh", ".data", "pglite");
+    const release = lockPgliteDirectory(dir);
+    expect(JSON.parse(readFileSync(`${dir}.lock`, "utf8")).pid).toBe(process.pid);
+    release();
+    // A parent that is a file: no directory can be made under it.
+    writeFileSync(path.join(base, "a-file"), "");
+    expect(() => lockPgliteDirectory(path.join(base, "a-file", "pglite"))).toThrow(
+      new RegExp(`The embedded database's directory ${path.join(base, "a-file", "pglite").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(PGLITE_DIR\\) cannot be used: .*Set PGLITE_DIR`),
+    );
+  });
+
   it("refuses a lock written on another host, which cannot be checked from here", () => {
     const dir = tempDir();
     writeFileSync(`${dir}.lock`, JSON.stringify({ pid: 1, host: "outro-servidor", since: "2026-11-28T10:00:00.000Z" }));
     expect(() => lockPgliteDirectory(dir)).toThrow(/process 1 on host outro-servidor/);
   });
+});
+
+describe("a server on a PGLITE_DIR whose folders do not exist yet", () => {
+  it("creates them and starts (the README's first command on a fresh checkout)", async () => {
+    const dir = path.join(path.dirname(tempDir()), "checkout", ".data", "pglite");
+    const app = await startApp({ env: { PGLITE_DIR: dir, DATABASE_URL: "", DEMO_MERCHANT: "true" } });
+    apps.push(app);
+    const res = await fetch(`${app.url}/api/v1/company`, { headers: { authorization: `Basic ${Buffer.from(`${SK}:`).toString("base64")}` } });
+    expect(res.status).toBe(200);
+    expect(existsSync(`${dir}.lock`)).toBe(true);
+  }, 120_000);
 });
 
 describe("two servers on one PGLITE_DIR", () => {
