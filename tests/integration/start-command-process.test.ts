@@ -43,6 +43,26 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/** Next names its server process "next-server (v…)". */
+function nextServers(pid: number): number[] {
+  return descendants(pid).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/comm`, "utf8").startsWith("next-server");
+    } catch {
+      return false;
+    }
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("npm start", () => {
   it("starts the server with the start script's allocator settings, the operator's value first, and without Next's SWC module", async () => {
     database = await createServerDatabase();
@@ -51,14 +71,7 @@ describe("npm start", () => {
     const health = await fetch(`${app.url}/api/v1/health`);
     expect(health.status).toBe(200);
 
-    // Next names its server process "next-server (v…)".
-    const servers = descendants(app.child.pid!).filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/comm`, "utf8").startsWith("next-server");
-      } catch {
-        return false;
-      }
-    });
+    const servers = nextServers(app.child.pid!);
     expect(servers).toHaveLength(1);
     const environ = readFileSync(`/proc/${servers[0]}/environ`, "utf8").split("\0");
     expect(environ).toContain("MALLOC_ARENA_MAX=4");
@@ -72,5 +85,21 @@ describe("npm start", () => {
     app = undefined;
     expect(logs).toMatch(/"clean":true[^\n]*"database closed; exiting"/);
     expect(logs).not.toContain("second signal");
+  }, 90_000);
+
+  it("a SIGTERM to npm alone (a supervisor that knows only npm's pid; Docker's CMD [\"npm\", \"start\"]) reaches the server, which shuts down cleanly", async () => {
+    database ??= await createServerDatabase();
+    app = await startApp({ command: "npm start", env: database.env });
+    const [server] = nextServers(app.child.pid!);
+    expect(server).toBeGreaterThan(0);
+    // npm passes the signal to its script's shell; the script execs node, so the server is the one
+    // that gets it (a shell that ran node as its child would die and leave the server running).
+    process.kill(app.child.pid!, "SIGTERM");
+    const deadline = Date.now() + 20_000;
+    while (alive(server) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(server), `the server (pid ${server}) is still running 20 s after npm got SIGTERM`).toBe(false);
+    const logs = app.logs();
+    app = undefined;
+    expect(logs).toMatch(/"clean":true[^\n]*"database closed; exiting"/);
   }, 90_000);
 });
