@@ -98,6 +98,17 @@ export function setLogger(logger: Logger | null): void {
   g.__araraLogger = logger ?? undefined;
 }
 
+/** The PSP webhook's token in its URL (`/api/v1/psp/api-pix/<token>/pix`, and /v1's): it is the route's only credential. */
+const PSP_TOKEN_IN_PATH = /(\/psp\/api-pix\/)[^/?#\s"'`]+/g;
+
+/**
+ * A request's path as the request log writes it: a credential carried in the path (the PSP webhook's
+ * token) is cut out. One `includes` for every other path.
+ */
+export function pathForLog(pathname: string): string {
+  return pathname.includes("/psp/") ? pathname.replace(PSP_TOKEN_IN_PATH, "$1[redacted]") : pathname;
+}
+
 const EMAIL = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+/g;
 
 /**
@@ -110,6 +121,7 @@ const EMAIL = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}
 export function scrub(text: string): string {
   return (
     text
+      .replace(PSP_TOKEN_IN_PATH, "$1[redacted]")
       .replace(/\b(sk|pk)_(test|live)_[A-Za-z0-9]+/g, "$1_$2_[redacted]")
       .replace(/whsec_[A-Za-z0-9+/=]+/g, "whsec_[redacted]")
       // drizzle: "Failed query: <sql>\nparams: <the values>"; postgres: "Key (email)=(<value>) already exists".

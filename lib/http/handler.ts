@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ZodError } from "zod";
 import { ensureDatabase, type Tx } from "@/lib/db/client";
-import { getLogger, scrub } from "@/lib/logger";
+import { getLogger, pathForLog, scrub } from "@/lib/logger";
 import { safeEqual } from "@/lib/crypto";
 import type { ServiceContext } from "@/lib/services/context";
 import { ServiceError } from "@/lib/services/errors";
@@ -100,7 +100,7 @@ async function run(req: Request, requestId: string, fn: () => Promise<Response>)
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
   const url = new URL(req.url);
   getLogger().info(
-    { requestId, method: req.method, path: url.pathname, status: res.status, ms: Math.round(performance.now() - started) },
+    { requestId, method: req.method, path: pathForLog(url.pathname), status: res.status, ms: Math.round(performance.now() - started) },
     "request",
   );
   return res;

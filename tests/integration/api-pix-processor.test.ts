@@ -167,12 +167,28 @@ describe("charge at the PSP", () => {
     const txid = await txidOf(charge.id);
     const token = (await pspConfigOf(acc.companyId))!.webhookToken;
     const fake = { pix: [{ endToEndId: "E87654321202611231200abcdefghijk", txid, valor: "10.00", horario: new Date().toISOString(), chave: "pagamentos@loja.example" }] };
-    const r = await call("POST", `/api/v1/psp/api-pix/${token}/pix`, { body: fake });
-    expect(r.status).toBe(200);
-    expect((await txRow(charge.id)).status).toBe("pending");
-    // Unknown token: 404; the bare path is accepted too.
-    expect((await call("POST", `/api/v1/psp/api-pix/${"x".repeat(43)}/pix`, { body: fake })).status).toBe(404);
-    expect((await call("POST", `/api/v1/psp/api-pix/${token}`, { body: { pix: [] } })).status).toBe(200);
+    // The token is the route's credential: the request log writes the path without it.
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...String(chunk).split("\n").filter(Boolean));
+        done();
+      },
+    });
+    setLogger(createLogger({ level: "info", destination: sink }));
+    try {
+      const r = await call("POST", `/api/v1/psp/api-pix/${token}/pix`, { body: fake });
+      expect(r.status).toBe(200);
+      expect((await txRow(charge.id)).status).toBe("pending");
+      // Unknown token: 404; the bare path is accepted too.
+      expect((await call("POST", `/api/v1/psp/api-pix/${"x".repeat(43)}/pix`, { body: fake })).status).toBe(404);
+      expect((await call("POST", `/api/v1/psp/api-pix/${token}`, { body: { pix: [] } })).status).toBe(200);
+    } finally {
+      setLogger(null);
+    }
+    const paths = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request").map((l) => l.path);
+    expect(paths).toEqual(["/api/v1/psp/api-pix/[redacted]/pix", "/api/v1/psp/api-pix/[redacted]/pix", "/api/v1/psp/api-pix/[redacted]"]);
+    expect(lines.join("\n")).not.toContain(token);
   });
 
   it("the sandbox cannot move a charge made at the PSP", async () => {

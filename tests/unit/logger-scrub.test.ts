@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scrub } from "@/lib/logger";
+import { pathForLog, scrub } from "@/lib/logger";
 
 const PERSONAL = ["maria.silva@example.com", "111.444.777-35", "11144477735", "11.222.333/0001-81", "12.ABC.345/01DE-35", "98765-4321"];
 
@@ -23,12 +23,19 @@ describe("scrub removes what a request carried from error text", () => {
       "customer maria.silva@example.com CPF 111.444.777-35 CNPJ 11.222.333/0001-81 new CNPJ 12.ABC.345/01DE-35 phone (11) 98765-4321",
       ["customer [redacted-email] CPF [redacted-document] CNPJ [redacted-document] new CNPJ [redacted-document] phone [redacted-phone]"],
     ],
+    ["the PSP webhook's token in its URL", "fetch failed https://loja.example/api/v1/psp/api-pix/AbC_dEf-123456789012345678901234567890123/pix", ["/psp/api-pix/[redacted]/pix"]],
     ["secrets and card numbers, as before", "sk_test_abcdef123 whsec_c2VjcmV0 4111111111111111", ["sk_test_[redacted] whsec_[redacted] [redacted-pan]"]],
   ])("%s", (_what, text, kept) => {
     const out = scrub(text);
     for (const p of PERSONAL) expect(out).not.toContain(p);
     expect(out).not.toMatch(/maria|4111111111111111|abcdef123/);
     for (const k of kept) expect(out).toContain(k);
+  });
+
+  it("pathForLog cuts the PSP webhook's token out of a request's path and leaves every other path as it is", () => {
+    expect(pathForLog("/api/v1/psp/api-pix/AbC_dEf-1234567890/pix")).toBe("/api/v1/psp/api-pix/[redacted]/pix");
+    expect(pathForLog("/v1/psp/api-pix/AbC_dEf-1234567890")).toBe("/v1/psp/api-pix/[redacted]");
+    expect(pathForLog("/api/v1/transactions/1001")).toBe("/api/v1/transactions/1001");
   });
 
   it("leaves stack frames, SQL and request ids readable", () => {
