@@ -15,7 +15,7 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { API_PIX_ACQUIRER } from "@/lib/core/transaction-resource";
 import { ApiPixClient, type ApiPixClientConfig } from "./client";
-import type { ClientCertificate } from "./transport";
+import { clientCertificateFrom, type CertificateMaterial } from "./certificate";
 
 export type PspConfigRow = typeof accountPspConfigs.$inferSelect;
 
@@ -74,22 +74,45 @@ export function incompleteReason(row: PspConfigRow): string | null {
   return missing.length ? `Configuração incompleta: falta ${missing.join(", ")}.` : null;
 }
 
-/** The client configuration, secrets decrypted (in memory only). Throws when incomplete or undecryptable. */
-export function clientConfigOf(row: PspConfigRow): ApiPixClientConfig {
-  const reason = incompleteReason(row);
-  if (reason) throw new Error(reason);
-  const open = (field: SecretField, box: string | null) => {
+/** Decrypts one of the row's secrets; throws when it does not decrypt. */
+function openOf(row: PspConfigRow) {
+  return (field: SecretField, box: string | null) => {
     const v = openSecret(row.companyId, field, box);
     if (v === null) throw new Error(`The PSP configuration of account ${row.companyId} cannot be decrypted (${field}): was KEY_ENCRYPTION_SECRET changed?`);
     return v;
   };
-  let certificate: ClientCertificate;
-  if (row.pkcs12Enc) {
-    const pass = row.pkcs12PasswordEnc ? open("pkcs12Password", row.pkcs12PasswordEnc) : undefined;
-    certificate = { pfx: Buffer.from(open("pkcs12", row.pkcs12Enc), "base64"), passphrase: pass };
-  } else {
-    certificate = { certPem: row.certPem!, keyPem: open("keyPem", row.keyPemEnc) };
+}
+
+/**
+ * The stored client certificate, decrypted (in memory only), with its stored password, or with
+ * `password` instead (a new password saved for the stored certificate). Null when none is stored.
+ */
+export function storedCertificateMaterial(row: PspConfigRow, password?: string): CertificateMaterial | null {
+  const open = openOf(row);
+  const pass = password ?? (row.pkcs12PasswordEnc ? open("pkcs12Password", row.pkcs12PasswordEnc) : undefined);
+  if (row.pkcs12Enc) return { pkcs12: Buffer.from(open("pkcs12", row.pkcs12Enc), "base64"), password: pass };
+  if (row.certPem && row.keyPemEnc) return { certPem: row.certPem, keyPem: open("keyPem", row.keyPemEnc), password: pass };
+  return null;
+}
+
+const hostOf = (url: string | null) => {
+  try {
+    return url ? new URL(url).host : "";
+  } catch {
+    return "";
   }
+};
+
+/**
+ * The client configuration, secrets decrypted (in memory only). Throws when incomplete or
+ * undecryptable, and ApiPixError `client_certificate_invalid` when the certificate does not load
+ * (the same check "Salvar" makes: `clientCertificateFrom`).
+ */
+export function clientConfigOf(row: PspConfigRow): ApiPixClientConfig {
+  const reason = incompleteReason(row);
+  if (reason) throw new Error(reason);
+  const open = openOf(row);
+  const certificate = clientCertificateFrom(storedCertificateMaterial(row)!, hostOf(row.baseUrl));
   return {
     baseUrl: row.baseUrl!,
     tokenUrl: row.tokenUrl!,

@@ -194,6 +194,25 @@ export const MESSAGES = {
   clientCertificateInvalid: () =>
     "Não foi possível carregar o certificado do cliente: confira se o certificado e a chave privada (PEM) formam um par, " +
     "se os arquivos estão completos, ou se a senha do arquivo PKCS#12 (.p12/.pfx) está correta.",
+  /** The certificate opened (no password problem) but does not make a client certificate. */
+  clientCertificateUnusable: () =>
+    "Não foi possível carregar o certificado do cliente: confira se o certificado e a chave privada formam um par " +
+    "(a chave é a do certificado enviado) e se os arquivos estão completos.",
+  pkcs12WrongPassword: () =>
+    "A senha do certificado está incorreta: o arquivo PKCS#12 (.p12/.pfx) não abre com a senha informada em “Senha do certificado”.",
+  pkcs12NeedsPassword: () =>
+    "O arquivo PKCS#12 (.p12/.pfx) é protegido por senha: informe-a em “Senha do certificado”.",
+  pkcs12Unsupported: () =>
+    "O arquivo PKCS#12 (.p12/.pfx) usa uma criptografia que não é suportada, e por isso não pôde ser lido (não é a senha). " +
+    "Converta-o para PEM com `openssl pkcs12 -legacy -in certificado.p12 -nodes -out cert-e-chave.pem` " +
+    "e envie o arquivo .pem gerado (ele contém o certificado e a chave) no lugar do .p12/.pfx.",
+  notACertificateFile: () =>
+    "O arquivo enviado não é um certificado PEM (.pem/.crt) nem um PKCS#12 (.p12/.pfx) válido. " +
+    "Se o certificado está em DER (.cer/.der), converta-o para PEM com `openssl x509 -inform der -in certificado.cer -out certificado.pem`.",
+  clientKeyWrongPassword: () =>
+    "A senha do certificado está incorreta: a chave privada (PEM) é protegida por senha e não abre com a senha informada em “Senha do certificado”.",
+  clientKeyNeedsPassword: () =>
+    "A chave privada (PEM) é protegida por senha: informe-a em “Senha do certificado”.",
   clientCertificateRefused: (host: string, how: "alert" | "dropped") =>
     `O PSP (${host}) recusou o certificado do cliente na conexão TLS` +
     (how === "dropped" ? " (encerrou a conexão sem responder)" : "") +

@@ -22,10 +22,12 @@ import {
   PIX_PROCESSORS,
   pspConfigOf,
   sealSecret,
+  storedCertificateMaterial,
   webhookUrlFor,
   type PixProcessorName,
   type PspConfigRow,
 } from "@/lib/processors/api-pix/config";
+import { clientCertificateFrom, type CertificateMaterial } from "@/lib/processors/api-pix/certificate";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 
 export type PspSettingsInput = {
@@ -150,7 +152,8 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
   // The certificate: a new upload replaces the stored one; none keeps it.
   const password = input.certificatePassword ?? "";
   let cert: Pick<PspConfigRow, "certPem" | "keyPemEnc" | "pkcs12Enc" | "pkcs12PasswordEnc"> | null = null;
-  let plainCert: { certPem: string; keyPem: string; keyPassphrase?: string } | { pfx: Buffer; passphrase?: string } | null = null;
+  // What the check below loads: the upload, or the stored certificate when only its password changes.
+  let material: CertificateMaterial | null = null;
   const upload = input.certificate && input.certificate.length > 0 ? input.certificate : null;
   if (upload) {
     if (upload.length > 64 * 1024) errors.push({ field: "certificate", message: "O arquivo do certificado é grande demais (máximo 64 KB)." });
@@ -163,7 +166,7 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
       else if (!keyBlock) errors.push({ field: "privateKey", message: "Envie a chave privada do certificado (arquivo .key em PEM)." });
       else {
         const certPem = certs.map((c) => c.pem).join("\n") + "\n";
-        plainCert = { certPem, keyPem: keyBlock.pem + "\n", ...(password ? { keyPassphrase: password } : {}) };
+        material = { certPem, keyPem: keyBlock.pem + "\n", password };
         cert = {
           certPem,
           keyPemEnc: sealSecret(companyId, "keyPem", keyBlock.pem + "\n"),
@@ -172,7 +175,7 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
         };
       }
     } else {
-      plainCert = { pfx: Buffer.from(upload), passphrase: password };
+      material = { pkcs12: Buffer.from(upload), password };
       cert = {
         certPem: null,
         keyPemEnc: null,
@@ -182,6 +185,13 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
     }
   } else if (!existing?.pkcs12Enc && !(existing?.certPem && existing.keyPemEnc)) {
     errors.push({ field: "certificate", message: "Envie o certificado do cliente emitido pelo PSP (.pem/.crt com a chave, ou .p12/.pfx)." });
+  } else if (password) {
+    // A new password for the stored certificate: it must open it too.
+    try {
+      material = storedCertificateMaterial(existing, password);
+    } catch {
+      errors.push({ field: "certificate", message: "O certificado guardado não pôde ser lido (a chave de criptografia do servidor mudou?): envie-o de novo com a senha." });
+    }
   }
   let caPem: string | null | undefined = undefined;
   if (input.caCertificate && input.caCertificate.length > 0) {
@@ -201,10 +211,12 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
   }
   if (errors.length) throw new ServiceError("validation_error", "Revise os campos destacados.", errors);
 
-  // Does the certificate load (right password, key matching)? Checked before anything is stored.
-  if (plainCert) {
+  // Does the certificate load (right password, key matching)? Checked before anything is stored, by
+  // the function every client made from the stored settings goes through (clientConfigOf).
+  if (material) {
     try {
-      new ApiPixClient({ baseUrl: baseUrl!, tokenUrl: tokenUrl!, clientId, clientSecret: clientSecret || "x", certificate: plainCert, caPem: caPem ?? existing?.caPem ?? undefined }).close();
+      const certificate = clientCertificateFrom(material, new URL(baseUrl!).host);
+      new ApiPixClient({ baseUrl: baseUrl!, tokenUrl: tokenUrl!, clientId, clientSecret: clientSecret || "x", certificate, caPem: caPem ?? existing?.caPem ?? undefined }).close();
     } catch (e) {
       if (e instanceof ApiPixError) throw new ServiceError("validation_error", e.message, [{ field: "certificate", message: e.message }]);
       throw e;
