@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getEnv } from "@/lib/env";
@@ -33,8 +33,7 @@ export function keyEncryptionKey(): Buffer {
   const env = getEnv();
   let secret = env.keyEncryptionSecret;
   if (!secret) {
-    const dataDir = env.pgliteDir.startsWith("memory://") ? ".data" : path.dirname(path.resolve(env.pgliteDir));
-    const file = path.resolve(dataDir, "key-encryption.secret");
+    const { file } = keyEncryptionSecretSource() as { file: string };
     if (existsSync(file)) {
       secret = readFileSync(file, "utf8").trim();
     } else {
@@ -50,6 +49,23 @@ export function keyEncryptionKey(): Buffer {
   }
   g.__araraKek = createHash("sha256").update(`arara-kek:${secret}`).digest();
   return g.__araraKek;
+}
+
+/** Where the key-encryption secret comes from: KEY_ENCRYPTION_SECRET, or the file kept beside the embedded database. */
+export function keyEncryptionSecretSource(): { from: "env" } | { from: "file"; file: string; exists: boolean } {
+  const env = getEnv();
+  if (env.keyEncryptionSecret) return { from: "env" };
+  const dataDir = env.pgliteDir.startsWith("memory://") ? ".data" : path.dirname(path.resolve(env.pgliteDir));
+  const file = path.resolve(dataDir, "key-encryption.secret");
+  return { from: "file", file, exists: existsSync(file) };
+}
+
+/**
+ * A value that tells whether a key-encryption key is the one a database's secrets were encrypted
+ * with, without saying anything about the key: an HMAC of a fixed text under a key derived from it.
+ */
+export function keyEncryptionCheck(): string {
+  return createHmac("sha256", derivedKey("key-encryption-check")).update("arara: the secrets of this database").digest("base64url");
 }
 
 /** Derives a purpose-bound 32-byte key from the key-encryption key. */

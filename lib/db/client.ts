@@ -157,6 +157,9 @@ export function ensureDatabase(): Promise<void> {
   h.ready ??= (async () => {
     const { migrateDatabase } = await import("./migrate");
     await migrateDatabase(h.db, h.kind);
+    // The secrets it keeps must be readable with this process's key-encryption secret (key-check.ts).
+    const { checkKeyEncryptionSecret } = await import("./key-check");
+    await checkKeyEncryptionSecret(h.db);
   })().catch((err) => {
     h.ready = undefined;
     throw err;

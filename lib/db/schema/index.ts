@@ -7,3 +7,4 @@ export * from "./idempotency";
 export * from "./psp";
 export * from "./rate-limits";
 export * from "./branding";
+export * from "./instance";
