@@ -1,7 +1,6 @@
 import "./env-file";
 import { parseArgs } from "node:util";
-import { closeDb, databaseDescription, databaseKind, getDb } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { closeDb, databaseDescription, ensureDatabase } from "@/lib/db/client";
 import { createAccount } from "@/lib/services/accounts/accounts";
 import { ServiceError } from "@/lib/services/errors";
 
@@ -28,7 +27,8 @@ async function main() {
     console.error(USAGE);
     process.exit(2);
   }
-  await migrateDatabase(getDb(), databaseKind());
+  // Migrated and its key-encryption secret checked (lib/db/key-check.ts): the account's secrets are encrypted under it.
+  await ensureDatabase();
   const created = await createAccount({
     name: values.name,
     document: values.document,
@@ -45,6 +45,9 @@ async function main() {
     console.log(`Public key:     ${created.publicKey}`);
     console.log(`Secret key:     ${created.secretKey}   (shown once: store it now)`);
     console.log(`Webhook secret: ${created.webhookSecret}`);
+  }
+  if (!values.password) {
+    console.error("No dashboard login was created (no --password): the account works through its API keys only.");
   }
   await closeDb();
 }

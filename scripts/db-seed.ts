@@ -1,12 +1,15 @@
 import "./env-file";
-import { closeDb, databaseKind, getDb } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { closeDb, databaseDescription, ensureDatabase } from "@/lib/db/client";
 import { DEMO, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
 
-/** Creates the demo merchant (with the README's fixed keys) on any database. */
+/**
+ * Creates the demo merchant (with the README's fixed keys) on any database: migrated, and its
+ * key-encryption secret checked (lib/db/key-check.ts), as the app opens it.
+ */
 async function main() {
-  await migrateDatabase(getDb(), databaseKind());
+  await ensureDatabase();
   const companyId = await ensureDemoMerchant();
+  console.error(`Demo merchant ${companyId} ready in ${databaseDescription()}.`);
   console.log(JSON.stringify({ companyId, publicKey: DEMO.publicKey, secretKey: DEMO.secretKey, login: DEMO.email }));
   await closeDb();
 }

@@ -1,5 +1,5 @@
 import "./env-file";
-import { closeDb, getDb } from "@/lib/db/client";
+import { closeDb, databaseDescription, getDb } from "@/lib/db/client";
 import { checkLedger, ledgerCheckSummary } from "@/lib/ledger/check";
 
 /**
@@ -10,6 +10,7 @@ import { checkLedger, ledgerCheckSummary } from "@/lib/ledger/check";
  */
 async function main() {
   const result = await checkLedger(getDb());
+  console.error(`Checked the ledger of ${databaseDescription()}.`);
   if (result.ok) {
     console.log(ledgerCheckSummary(result));
   } else {

@@ -207,6 +207,8 @@ describe("npm run ledger:check", () => {
       expect(ok.code, ok.stderr).toBe(0);
       expect(ok.stdout.trim().split("\n")).toHaveLength(1);
       expect(ok.stdout).toMatch(/^ledger ok: /);
+      // Which database it read, on stderr (stdout stays the one summary line).
+      expect(ok.stderr).toMatch(process.env.DATABASE_URL ? /^Checked the ledger of PostgreSQL/m : /^Checked the ledger of .*(PGlite|embedded)/im);
 
       // Break it: a bare balance update that no posting explains.
       const broken = process.env.DATABASE_URL ? target : await reopen(target.env.PGLITE_DIR);

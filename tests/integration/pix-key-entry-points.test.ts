@@ -137,6 +137,8 @@ describe("npm run account:create", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ companyId: expect.any(Number), secretKey: expect.stringMatching(/^sk_test_/) });
     expect(r.stored).toEqual([{ pix_key: "+5511987654321", pix_key_type: "phone" }]);
+    // Without --password it says so: the account has no dashboard login.
+    expect(r.stderr).toContain("No dashboard login was created (no --password)");
   }, 90_000);
 });
 
