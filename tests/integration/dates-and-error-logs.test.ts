@@ -3,11 +3,11 @@
  * days that do not exist and numbers are a 400 naming the field, never a 500 from the database. And
  * an unhandled error's log line carries none of the personal data the request did.
  */
-import { Writable } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { createLogger, setLogger } from "@/lib/logger";
+import { setLogger } from "@/lib/logger";
+import { captureLogLines } from "../helpers/logs";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
@@ -98,14 +98,7 @@ describe("an unhandled error's log line", () => {
   afterEach(() => setLogger(null));
 
   it("has the request id and the error, but no e-mail, CPF or query string of the request", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(...String(chunk).split("\n").filter(Boolean));
-        done();
-      },
-    });
-    setLogger(createLogger({ level: "info", destination: sink }));
+    const { lines } = captureLogLines();
     // The list's table is gone for a moment: the query fails with the filters as its parameters.
     await getDb().execute(sql`alter table transactions rename to transactions_away`);
     let res;
