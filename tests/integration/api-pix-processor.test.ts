@@ -7,6 +7,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
@@ -16,7 +17,7 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs, companies, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
-import { captureLogLines } from "../helpers/logs";
+import { createLogger, setLogger } from "@/lib/logger";
 import { closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { savePspSettings, testPspConnection } from "@/lib/services/psp/api-pix-settings";
@@ -167,17 +168,14 @@ describe("charge at the PSP", () => {
     const token = (await pspConfigOf(acc.companyId))!.webhookToken;
     const fake = { pix: [{ endToEndId: "E87654321202611231200abcdefghijk", txid, valor: "10.00", horario: new Date().toISOString(), chave: "pagamentos@loja.example" }] };
     // The token is the route's credential: the request log writes the path without it.
-    const { lines, restore } = captureLogLines();
-    try {
-      const r = await call("POST", `/api/v1/psp/api-pix/${token}/pix`, { body: fake });
-      expect(r.status).toBe(200);
-      expect((await txRow(charge.id)).status).toBe("pending");
-      // Unknown token: 404; the bare path is accepted too.
-      expect((await call("POST", `/api/v1/psp/api-pix/${"x".repeat(43)}/pix`, { body: fake })).status).toBe(404);
-      expect((await call("POST", `/api/v1/psp/api-pix/${token}`, { body: { pix: [] } })).status).toBe(200);
-    } finally {
-      restore();
-    }
+    const from = logLines.length;
+    const r = await call("POST", `/api/v1/psp/api-pix/${token}/pix`, { body: fake });
+    expect(r.status).toBe(200);
+    expect((await txRow(charge.id)).status).toBe("pending");
+    // Unknown token: 404; the bare path is accepted too.
+    expect((await call("POST", `/api/v1/psp/api-pix/${"x".repeat(43)}/pix`, { body: fake })).status).toBe(404);
+    expect((await call("POST", `/api/v1/psp/api-pix/${token}`, { body: { pix: [] } })).status).toBe(200);
+    const lines = logLines.slice(from).join("").split("\n").filter(Boolean);
     const paths = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request").map((l) => l.path);
     expect(paths).toEqual(["/api/v1/psp/api-pix/[redacted]/pix", "/api/v1/psp/api-pix/[redacted]/pix", "/api/v1/psp/api-pix/[redacted]"]);
     expect(lines.join("\n")).not.toContain(token);
