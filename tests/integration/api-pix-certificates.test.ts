@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs, companies, pspPayouts } from "@/lib/db/schema";
 import { clientConfigOf, pspConfigOf } from "@/lib/processors/api-pix/config";
-import { savePspSettings, testPspConnection, type PspSettingsInput } from "@/lib/services/psp/api-pix-settings";
+import { getPspSettings, savePspSettings, testPspConnection, type PspSettingsInput } from "@/lib/services/psp/api-pix-settings";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
 import { systemContext, type Account } from "@/lib/services/context";
 import type { CreatedAccount } from "@/lib/services/accounts/accounts";
@@ -128,6 +128,8 @@ describe("a PEM private key protected by a password", () => {
     expect(row.keyPemEnc).not.toBeNull();
     expect(row.pkcs12PasswordEnc).not.toBeNull();
     expect(row.pkcs12Enc).toBeNull();
+    // The settings page says a password is stored (a blank field keeps it).
+    expect(await getPspSettings({ account: acc.row })).toMatchObject({ certificate: "pem", hasCertificatePassword: true });
     await createCharge(acc.secretKey);
   });
 

@@ -62,6 +62,8 @@ export type PspSettingsView = {
   payoutPayerKey: string;
   hasClientSecret: boolean;
   certificate: "pem" | "pkcs12" | null;
+  /** A password is stored for the certificate (a PKCS#12 bundle's, or an encrypted PEM key's). */
+  hasCertificatePassword: boolean;
   hasCa: boolean;
   webhookUrl: string | null;
   webhookRegisteredAt: Date | null;
@@ -79,6 +81,7 @@ export function settingsView(row: PspConfigRow | null): PspSettingsView {
     payoutPayerKey: row?.payoutPayerKey ?? "",
     hasClientSecret: Boolean(row?.clientSecretEnc),
     certificate: row?.pkcs12Enc ? "pkcs12" : row?.certPem && row.keyPemEnc ? "pem" : null,
+    hasCertificatePassword: Boolean(row?.pkcs12PasswordEnc),
     hasCa: Boolean(row?.caPem),
     webhookUrl: row ? webhookUrlFor(row.webhookToken) : null,
     webhookRegisteredAt: row?.webhookRegisteredAt ?? null,

@@ -108,7 +108,7 @@ export function PspSettingsForm({ view }: { view: View }) {
           <div className={`${ui.grid} ${ui.grid2}`}>
             {file("certificate", "Certificado do cliente", view.certificate ? "Já enviado; envie outro só para trocar (.pem/.crt ou .p12/.pfx)." : "Emitido pelo PSP: .pem/.crt (com ou sem a chave) ou .p12/.pfx.")}
             {file("privateKey", "Chave privada (PEM)", "Só se o certificado PEM vier sem a chave (.key).")}
-            {secret("certificatePassword", "Senha do certificado", view.certificate === "pkcs12")}
+            {secret("certificatePassword", "Senha do certificado", view.hasCertificatePassword)}
             {file("caCertificate", "CA do servidor do PSP (opcional)", view.hasCa ? "Já enviada; envie outra só para trocar." : "Só se o PSP usar uma CA própria.")}
           </div>
           <div className={`${ui.grid} ${ui.grid2}`}>{text("pixKey", "Chave PIX neste PSP", "As cobranças são geradas para esta chave.")}</div>
