@@ -47,9 +47,11 @@ export default async function Home() {
             <Link href="/login" className={buttonClass("primary")}>
               Entrar no painel
             </Link>
-            <Link href="/signup" className={buttonClass("secondary")}>
-              Criar conta
-            </Link>
+            {env.signupOpen ? (
+              <Link href="/signup" className={buttonClass("secondary")}>
+                Criar conta
+              </Link>
+            ) : null}
           </div>
         </section>
         <div className={s.grid}>

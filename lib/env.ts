@@ -18,14 +18,15 @@ const bool = (def: boolean) =>
       return z.NEVER;
     });
 
-const int = (def: number, min: number, max: number) =>
+/** digitsOnly: as Next reads PORT (parseInt), so "1e3" or " 80" are refused rather than read otherwise. */
+const int = (def: number, min: number, max: number, digitsOnly = false) =>
   z
     .string()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === "") return def;
       const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
+      if (!Number.isInteger(n) || n < min || n > max || (digitsOnly && !/^\d+$/.test(v))) {
         ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}, got "${v}"` });
         return z.NEVER;
       }
@@ -72,9 +73,11 @@ const EnvSchema = z.object({
       message: "must be a postgres:// or postgresql:// URL (leave it unset for the embedded database)",
     }),
   PGLITE_DIR: z.string().default(".data/pglite"),
-  PORT: int(3000, 1, 65535),
-  BASE_URL: httpUrl.optional(),
-  CHECKOUT_URL: httpUrl.optional(),
+  // Also checked before Next binds it, by scripts/check-port.mjs (npm start): keep the two in step.
+  PORT: int(3000, 1, 65535, true),
+  // Empty is unset (.env.example's "BASE_URL=" line): the default below.
+  BASE_URL: z.preprocess((v) => (v === "" ? undefined : v), httpUrl.optional()),
+  CHECKOUT_URL: z.preprocess((v) => (v === "" ? undefined : v), httpUrl.optional()),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.string().optional(),
   KEY_ENCRYPTION_SECRET: z
     .string()
@@ -100,6 +103,21 @@ const EnvSchema = z.object({
   CARD_SETTLEMENT_DAYS: int(30, 0, 365),
   SANDBOX_PSP_DELAY_MS: int(1500, 0, 3_600_000),
   DEMO_MERCHANT: z.string().optional(),
+  SIGNUP: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const s = v.trim().toLowerCase();
+      if (s === "open" || s === "closed") return s;
+      ctx.addIssue({ code: "custom", message: `must be open or closed, got "${v}"` });
+      return z.NEVER;
+    }),
+  /**
+   * Tests only: lets the test suite start an app with BACKGROUND_JOBS or WEBHOOK_DISPATCHER off on the
+   * embedded database (it stops that app before a worker opens the database). Refused otherwise.
+   */
+  TEST_ALLOW_JOBS_OFF_ON_PGLITE: bool(false),
   TRUSTED_PROXIES: z
     .string()
     .optional()
@@ -159,7 +177,18 @@ export type Env = {
   checkoutLimitPerAddress: number;
   cardSettlementDays: number;
   sandboxPspDelayMs: number;
+  /** The demo merchant is on: created (or enabled again) at start, its key shown on the home page. */
   demoMerchant: boolean;
+  /**
+   * An existing demo merchant is disabled at start (its secret keys revoked, its logins blocked):
+   * DEMO_MERCHANT=false, or unset in production. False with the demo on, and on PostgreSQL outside
+   * production with DEMO_MERCHANT unset (a demo made by `npm run db:seed` is left as it is).
+   */
+  disableDemoMerchant: boolean;
+  /** Anyone may create an account at /signup (SIGNUP=open); closed: accounts come from `npm run account:create`. */
+  signupOpen: boolean;
+  /** Settings that start but are probably wrong (production without BASE_URL), logged at start. */
+  warnings: string[];
   benchBaseline: boolean;
   /**
    * Addresses and CIDR ranges of the reverse proxies in front of the app. Only a request whose peer is
@@ -215,11 +244,32 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid configuration: KEY_ENCRYPTION_SECRET is required with DATABASE_URL (at least 32 characters, e.g. `openssl rand -base64 32`), the same for the apps, the worker and the scripts.",
     );
   }
-  let demo = database === "pglite";
+  // The embedded database is one process's: no worker can open it while the app runs, so the app
+  // must run the loops itself (webhook delivery, cash-out progress, upkeep) or they never run.
+  if (database === "pglite" && !e.TEST_ALLOW_JOBS_OFF_ON_PGLITE) {
+    for (const [name, on] of [["BACKGROUND_JOBS", e.BACKGROUND_JOBS], ["WEBHOOK_DISPATCHER", e.WEBHOOK_DISPATCHER]] as const) {
+      if (!on) {
+        throw new ConfigError(
+          `Invalid configuration: ${name} can be off only with PostgreSQL (DATABASE_URL): on the embedded database no other process can open the database while the app holds it, so \`npm run worker\` cannot take over and ${name === "WEBHOOK_DISPATCHER" ? "webhooks would never be delivered" : "webhooks, cash-outs and the database upkeep would never run"}. Remove ${name} or set it to true.`,
+        );
+      }
+    }
+  }
+  // The demo merchant's keys and password are published: on by default only on the embedded database
+  // outside production (README's quick start, `npm run dev`); in production only when asked for.
+  let demo = database === "pglite" && !production;
+  let demoSet = false;
   if (e.DEMO_MERCHANT !== undefined && e.DEMO_MERCHANT !== "") {
     const r = bool(false).safeParse(e.DEMO_MERCHANT);
     if (!r.success) throw new ConfigError(`Invalid configuration: DEMO_MERCHANT must be true or false, got "${e.DEMO_MERCHANT}".`);
     demo = r.data;
+    demoSet = true;
+  }
+  const warnings: string[] = [];
+  if (production && !e.BASE_URL) {
+    warnings.push(
+      `BASE_URL is not set: payers' links (secureUrl) and the API's own URLs say ${baseUrl}, which only this machine can open. Set BASE_URL to the public https:// address of this server (and CHECKOUT_URL if the checkout has a host of its own).`,
+    );
   }
   return {
     nodeEnv: e.NODE_ENV,
@@ -246,6 +296,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     cardSettlementDays: e.CARD_SETTLEMENT_DAYS,
     sandboxPspDelayMs: e.SANDBOX_PSP_DELAY_MS,
     demoMerchant: demo,
+    disableDemoMerchant: !demo && (demoSet || production),
+    signupOpen: (e.SIGNUP ?? (production ? "closed" : "open")) === "open",
+    warnings,
     benchBaseline: e.BENCH_BASELINE,
     trustedProxies: e.TRUSTED_PROXIES,
     smtpUrl: e.SMTP_URL,

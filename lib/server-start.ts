@@ -6,19 +6,27 @@ import { getLogger } from "@/lib/logger";
 import { closeHttp, drainHttp, handleShutdownSignals, isShuttingDown, trackHttpRequests } from "@/lib/shutdown";
 
 /**
- * The database ready for a process that serves or works: migrated, and on the embedded default (or
- * with DEMO_MERCHANT=true) holding the demo merchant whose keys the README's examples use.
+ * The database ready for a process that serves or works: migrated, and the demo merchant (whose
+ * keys the README's examples use) as DEMO_MERCHANT says: created or enabled again when on (the
+ * default on the embedded database outside production), disabled when off in production or
+ * DEMO_MERCHANT=false (its keys revoked, its logins blocked). Settings that start but are
+ * probably wrong (lib/env.ts, Env.warnings) are logged here, by the app and the worker.
  */
 export async function prepareDatabase(): Promise<void> {
+  const env = getEnv();
+  for (const warning of env.warnings) getLogger().warn(warning);
   await ensureDatabase();
-  if (getEnv().demoMerchant) {
+  if (env.demoMerchant) {
     const { ensureDemoMerchant } = await import("@/lib/services/accounts/demo-merchant");
     await ensureDemoMerchant();
-    if (getEnv().nodeEnv === "production") {
+    if (env.nodeEnv === "production") {
       getLogger().warn(
-        "the demo merchant is on: its keys and its dashboard password are published in the README. For real use start with DEMO_MERCHANT=false (README, Backups and upgrades)",
+        "the demo merchant is on (DEMO_MERCHANT=true): its keys and its dashboard password are published in the README. For real use start without DEMO_MERCHANT (or with DEMO_MERCHANT=false), which disables it",
       );
     }
+  } else if (env.disableDemoMerchant) {
+    const { disableDemoMerchant } = await import("@/lib/services/accounts/demo-merchant");
+    await disableDemoMerchant();
   }
 }
 

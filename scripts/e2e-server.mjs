@@ -15,6 +15,8 @@ const env = {
   CHECKOUT_URL: `http://127.0.0.1:${port}`,
   KEY_ENCRYPTION_SECRET: "e2e-key-encryption-secret-0123456789abcdef",
   DEMO_MERCHANT: "true",
+  // Closed by default in production: the browser tests sign merchants up.
+  SIGNUP: "open",
   WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   // The browser tests stand behind a proxy at 127.0.0.1: a spec that signs up a merchant says its
   // client address in X-Forwarded-For (tests/e2e/dashboard-helpers.ts), like a real reverse proxy.

@@ -87,10 +87,59 @@ describe("configuration", () => {
     expect(parseEnv({ NODE_ENV: "production", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }).webhookAllowPrivateUrls).toBe(true);
   });
 
+  it("has the demo merchant on by default only on the embedded database outside production; off in production disables an existing one", () => {
+    const pg = { DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" };
+    const demo = (vars: Record<string, string>) => {
+      const e = parseEnv(vars);
+      return [e.demoMerchant, e.disableDemoMerchant];
+    };
+    expect(demo({})).toEqual([true, false]);
+    expect(demo({ NODE_ENV: "test" })).toEqual([true, false]);
+    expect(demo({ NODE_ENV: "production" })).toEqual([false, true]);
+    expect(demo({ NODE_ENV: "production", DEMO_MERCHANT: "true" })).toEqual([true, false]);
+    expect(demo({ DEMO_MERCHANT: "false" })).toEqual([false, true]);
+    // PostgreSQL outside production, unset: a demo made by `npm run db:seed` is left alone.
+    expect(demo(pg)).toEqual([false, false]);
+    expect(demo({ ...pg, DEMO_MERCHANT: "false" })).toEqual([false, true]);
+    expect(demo({ ...pg, NODE_ENV: "production" })).toEqual([false, true]);
+    expect(demo({ ...pg, DEMO_MERCHANT: "true" })).toEqual([true, false]);
+  });
+
+  it("sign-up is open by default outside production and closed in production; SIGNUP says otherwise", () => {
+    expect(parseEnv({}).signupOpen).toBe(true);
+    expect(parseEnv({ NODE_ENV: "production" }).signupOpen).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", SIGNUP: "open" }).signupOpen).toBe(true);
+    expect(parseEnv({ SIGNUP: "Closed" }).signupOpen).toBe(false);
+  });
+
+  it("warns in production when BASE_URL is not set, saying which variable to set", () => {
+    expect(parseEnv({}).warnings).toEqual([]);
+    expect(parseEnv({ NODE_ENV: "production", BASE_URL: "https://pay.example.com" }).warnings).toEqual([]);
+    const [warning, ...rest] = parseEnv({ NODE_ENV: "production", PORT: "8080" }).warnings;
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(/^BASE_URL is not set: .*http:\/\/localhost:8080.* Set BASE_URL to the public https:\/\/ address/);
+    // Empty is unset, as .env.example says.
+    expect(parseEnv({ BASE_URL: "", CHECKOUT_URL: "" })).toMatchObject({ baseUrl: "http://localhost:3000", checkoutUrl: "http://localhost:3000" });
+  });
+
+  it("takes the background loops off only on PostgreSQL (or in the test suite, explicitly)", () => {
+    const pg = { DATABASE_URL: "postgres://u@h:5432/db", KEY_ENCRYPTION_SECRET: "config-test-secret-0123456789abcdef" };
+    expect(parseEnv({ ...pg, BACKGROUND_JOBS: "off", WEBHOOK_DISPATCHER: "false" })).toMatchObject({ backgroundJobs: false, webhookDispatcher: false });
+    expect(parseEnv({ BACKGROUND_JOBS: "off", TEST_ALLOW_JOBS_OFF_ON_PGLITE: "true" }).backgroundJobs).toBe(false);
+    expect(() => parseEnv({ NODE_ENV: "production", BACKGROUND_JOBS: "off" })).toThrow(
+      /^Invalid configuration: BACKGROUND_JOBS can be off only with PostgreSQL \(DATABASE_URL\): .*npm run worker/,
+    );
+  });
+
   it.each([
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ PORT: "http" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
+    [{ PORT: "1e3" }, "PORT"],
+    [{ BACKGROUND_JOBS: "off" }, "BACKGROUND_JOBS"],
+    [{ BACKGROUND_JOBS: "false", NODE_ENV: "production" }, "BACKGROUND_JOBS"],
+    [{ WEBHOOK_DISPATCHER: "false" }, "WEBHOOK_DISPATCHER"],
+    [{ SIGNUP: "maybe" }, "SIGNUP"],
     [{ BASE_URL: "localhost:3000" }, "BASE_URL"],
     [{ CHECKOUT_URL: "ftp://x.example" }, "CHECKOUT_URL"],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_URLS"],

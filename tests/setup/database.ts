@@ -14,6 +14,9 @@ process.env.KEY_ENCRYPTION_SECRET ??= "test-key-encryption-secret-0123456789abcd
 process.env.LOG_LEVEL ??= "silent";
 process.env.DEMO_MERCHANT ??= "false";
 process.env.BACKGROUND_JOBS ??= "false";
+// Test-only (lib/env.ts): the loops off on the embedded database, refused to an operator. Inherited by
+// the apps, workers and scripts the tests start (tests/helpers/server.ts passes process.env on).
+process.env.TEST_ALLOW_JOBS_OFF_ON_PGLITE ??= "true";
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS ??= "true";
 
 const baseUrl = process.env.DATABASE_URL;

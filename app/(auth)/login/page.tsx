@@ -15,7 +15,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const callbackUrl = safeCallbackUrl(typeof sp.callbackUrl === "string" ? sp.callbackUrl : undefined);
   if (await getDashboardContext()) redirect(callbackUrl);
-  const demo = getEnv().demoMerchant;
+  const { demoMerchant: demo, signupOpen } = getEnv();
   return (
     <>
       <h1>Entrar no painel</h1>
@@ -31,9 +31,14 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </div>
       )}
       <LoginForm callbackUrl={callbackUrl} />
-      <p className={s.switch}>
-        Ainda não tem conta? <Link href="/signup">Criar conta</Link>
-      </p>
+      {/* SIGNUP=closed: accounts are created by the operator, so no link to a closed form. */}
+      {signupOpen ? (
+        <p className={s.switch}>
+          Ainda não tem conta? <Link href="/signup">Criar conta</Link>
+        </p>
+      ) : (
+        <p className={s.switch}>Ainda não tem conta? Peça o seu acesso a quem administra este Arara.</p>
+      )}
       {demo && (
         <div className={`${ui.alert} ${ui.alertInfo} ${s.demo}`}>
           <strong>Conta de demonstração</strong>

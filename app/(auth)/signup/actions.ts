@@ -4,17 +4,21 @@ import { headers } from "next/headers";
 import { clientIp, takeSignupSlot } from "@/lib/auth/throttle";
 import { errorState, type ActionState } from "@/lib/auth/action";
 import { ensureDatabase } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { createAccount } from "@/lib/services/accounts/accounts";
 import { ServiceError } from "@/lib/services/errors";
+import { SIGNUP_CLOSED_MESSAGE } from "./closed";
 import { readSignupForm } from "./form";
 
 export type SignupKeys = { publicKey: string; secretKey: string };
 
 /**
  * Creates the merchant account with its keys and login. The secret key goes back to the browser this
- * once, to be shown and saved; only its hash is stored.
+ * once, to be shown and saved; only its hash is stored. Refused when SIGNUP=closed: the page then has
+ * no form, but an action can be called without it.
  */
 export async function signUp(formData: FormData): Promise<ActionState<SignupKeys>> {
+  if (!getEnv().signupOpen) return { status: "error", message: SIGNUP_CLOSED_MESSAGE };
   const form = readSignupForm(formData);
   if (!form.ok) return { status: "error", message: "Revise os campos destacados.", fieldErrors: form.fieldErrors };
   const input = form.data;
