@@ -6,7 +6,9 @@
  *
  * Needs a build, like every process test.
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createServerDatabase, startApp, type AppProcess, type TestDatabase } from "../helpers/server";
 
@@ -101,5 +103,13 @@ describe("npm start", () => {
     const logs = app.logs();
     app = undefined;
     expect(logs).toMatch(/"clean":true[^\n]*"database closed; exiting"/);
+  }, 90_000);
+
+  it("a bad PORT stops it with status 1 and Arara's sentence, before Next (which exited 0 on PORT=99999)", () => {
+    for (const port of ["99999", "abc"]) {
+      const r = spawnSync("npm", ["start"], { cwd: path.resolve(__dirname, "../.."), env: { ...process.env, PORT: port }, encoding: "utf8", timeout: 60_000 });
+      expect(r.status, `PORT=${port}: ${r.stdout}${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(`arara cannot start: Invalid configuration: PORT must be a whole number from 1 to 65535, got "${port}".`);
+    }
   }, 90_000);
 });
