@@ -13,6 +13,7 @@ import { checkKeyEncryptionSecret, KeyEncryptionSecretMismatch } from "@/lib/db/
 import { instanceFacts } from "@/lib/db/schema";
 import { keyEncryptionCheck } from "@/lib/crypto";
 import { startApp, type AppProcess } from "../helpers/server";
+import { createTestAccount } from "../helpers/accounts";
 
 const FACT = eq(instanceFacts.name, "key_encryption_check");
 const dirs: string[] = [];
@@ -41,6 +42,29 @@ describe("the key-encryption check in the database", () => {
       await db.update(instanceFacts).set({ value: stored.value }).where(FACT);
     }
     await checkKeyEncryptionSecret(db);
+  });
+});
+
+describe("the first start of a database upgraded from before the check (secrets in it, no check yet)", () => {
+  it("refuses a secret that cannot read the secrets already there, and writes the check only for one that can", async () => {
+    const db = getDb();
+    await createTestAccount("Loja Chave"); // at least one account: an encrypted webhook secret
+    const [stored] = await db.select().from(instanceFacts).where(FACT);
+    const g = globalThis as unknown as { __araraKek?: Buffer };
+    const right = g.__araraKek!;
+    await db.delete(instanceFacts).where(FACT);
+    try {
+      g.__araraKek = Buffer.alloc(32, 7); // another installation's key
+      const refused = await checkKeyEncryptionSecret(db).then(() => null, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(KeyEncryptionSecretMismatch);
+      expect((refused as Error).message).toMatch(/^KEY_ENCRYPTION_SECRET is not the secret this database's secrets were encrypted with/);
+      // Nothing written for the wrong one: the right one is not refused afterwards.
+      expect(await db.select().from(instanceFacts).where(FACT)).toEqual([]);
+    } finally {
+      g.__araraKek = right;
+    }
+    await checkKeyEncryptionSecret(db);
+    expect((await db.select().from(instanceFacts).where(FACT))[0].value).toBe(stored.value);
   });
 });
 
