@@ -24,6 +24,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs, companies, pspPayouts } from "@/lib/db/schema";
 import { clientConfigOf, pspConfigOf } from "@/lib/processors/api-pix/config";
+import { statedIterations } from "@/lib/processors/api-pix/certificate";
 import { getPspSettings, savePspSettings, testPspConnection, type PspSettingsInput } from "@/lib/services/psp/api-pix-settings";
 import { advanceDueCashOuts } from "@/lib/services/cash-outs/advance-cash-outs";
 import { systemContext, type Account } from "@/lib/services/context";
@@ -211,6 +212,26 @@ describe("PKCS#12 bundles", () => {
     const message = (outcome as Error).message;
     expect(message).toContain("openssl pkcs12 -legacy -in certificado.p12 -nodes -out cert-e-chave.pem");
     expect(message).not.toMatch(/senha.*(incorreta|está correta)/i);
+  });
+
+  it("a file asking for millions of key-derivation iterations is refused before anything is derived (it would hold the server's thread)", async () => {
+    const TOO_MANY = /pede mais de 200\.000 iterações/;
+    // Legacy (read by node-forge, in JavaScript) and modern (read by Node, in a synchronous call).
+    for (const [name, flags] of [
+      ["legacy-2m", ["-legacy", "-iter", "2000000"]],
+      ["modern-2m", ["-iter", "2000000"]],
+    ] as const) {
+      const pfx = opensslP12(name, [...flags]);
+      expect(statedIterations(pfx), name).toBe(2_000_000);
+      expectRefused((await saveFor({ certificate: new Uint8Array(pfx), privateKey: null, certificatePassword: P12_PASSWORD })).outcome, TOO_MANY);
+    }
+    // An encrypted PKCS#8 key states its PBKDF2 count too.
+    const keyFile = path.join(work, "many-iterations.key");
+    writeFileSync(keyFile, local.pki.client.keyPem);
+    const slowKey = execFileSync("openssl", ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-iter", "2000000", "-in", keyFile, "-passout", `pass:${KEY_PASSWORD}`], { encoding: "utf8" });
+    expectRefused((await saveFor({ privateKey: enc(slowKey), certificatePassword: KEY_PASSWORD })).outcome, TOO_MANY);
+    // The counts exports use are far below the cap: openssl's default bundles are read as before (above).
+    expect(statedIterations(opensslP12("default-count", ["-legacy"]))).toBe(2048);
   });
 
   it("a modern bundle with a wrong password still says the password is wrong", async () => {

@@ -209,6 +209,9 @@ export const MESSAGES = {
   notACertificateFile: () =>
     "O arquivo enviado não é um certificado PEM (.pem/.crt) nem um PKCS#12 (.p12/.pfx) válido. " +
     "Se o certificado está em DER (.cer/.der), converta-o para PEM com `openssl x509 -inform der -in certificado.cer -out certificado.pem`.",
+  certificateTooManyIterations: (max: number) =>
+    `O arquivo do certificado pede mais de ${max.toLocaleString("pt-BR")} iterações para abrir a chave, além do que o servidor aceita (cada abertura ocuparia o servidor por muito tempo). ` +
+    "Exporte-o de novo com o padrão (o `openssl pkcs12 -export` usa 2.048) ou envie o certificado e a chave em PEM, sem senha ou com uma senha de iterações padrão.",
   clientKeyWrongPassword: () =>
     "A senha do certificado está incorreta: a chave privada (PEM) é protegida por senha e não abre com a senha informada em “Senha do certificado”.",
   clientKeyNeedsPassword: () =>
