@@ -106,7 +106,17 @@ const PSP_TOKEN_IN_PATH = /(\/psp\/api-pix\/)[^/?#\s"'`]+/g;
  * token) is cut out. One `includes` for every other path.
  */
 export function pathForLog(pathname: string): string {
-  return pathname.includes("/psp/") ? pathname.replace(PSP_TOKEN_IN_PATH, "$1[redacted]") : pathname;
+  // A path written with escapes (`/api/v1/%70sp/...`) is logged as it reads.
+  const path = pathname.includes("%") ? decodedPath(pathname) : pathname;
+  return path.includes("/psp/") ? path.replace(PSP_TOKEN_IN_PATH, "$1[redacted]") : path;
+}
+
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname.replace(/%[0-9a-f]{2}/gi, (e) => String.fromCharCode(parseInt(e.slice(1), 16)));
+  }
 }
 
 const EMAIL = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+/g;

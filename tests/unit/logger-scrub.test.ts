@@ -36,6 +36,9 @@ describe("scrub removes what a request carried from error text", () => {
     expect(pathForLog("/api/v1/psp/api-pix/AbC_dEf-1234567890/pix")).toBe("/api/v1/psp/api-pix/[redacted]/pix");
     expect(pathForLog("/v1/psp/api-pix/AbC_dEf-1234567890")).toBe("/v1/psp/api-pix/[redacted]");
     expect(pathForLog("/api/v1/transactions/1001")).toBe("/api/v1/transactions/1001");
+    // Escaped (a 404 is still logged): read as it decodes.
+    expect(pathForLog("/api/v1/%70sp/api%2Dpix/AbC_dEf-1234567890/pix")).toBe("/api/v1/psp/api-pix/[redacted]/pix");
+    expect(pathForLog("/api/v1/psp/api-pix/AbC%ZZdEf/pix")).toBe("/api/v1/psp/api-pix/[redacted]/pix");
   });
 
   it("leaves stack frames, SQL and request ids readable", () => {

@@ -33,11 +33,12 @@ export const ListTransactionsQuery = PageQuery.extend({
   name: z.string().max(200).optional(),
   /** The customer's phone, punctuation ignored. */
   phone: z.string().max(40).optional(),
-  installments: z.coerce
-    .number({ error: () => INSTALLMENTS_MESSAGE })
-    .int({ error: () => INSTALLMENTS_MESSAGE })
-    .min(1, INSTALLMENTS_MESSAGE)
-    .max(MAX_INSTALLMENTS, INSTALLMENTS_MESSAGE)
+  // Digits only: Number() would read 0x5, 1e1 or +5 as numbers.
+  installments: z
+    .string()
+    .regex(/^\d{1,2}$/, INSTALLMENTS_MESSAGE)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_INSTALLMENTS, INSTALLMENTS_MESSAGE)
     .optional(),
   traceable: queryBoolean.optional(),
   deliveryStatus: commaList(DELIVERY_STATUSES).optional(),
