@@ -100,7 +100,7 @@ test.describe("dashboard money forms submitted twice", () => {
     // that skipped the step would be): the server refuses it, and no cash-out is made.
     await page.locator('input[type="hidden"][name="pixKey"]').evaluate((el: HTMLInputElement) => (el.value = "maria.silva@example.com"));
     await page.getByRole("button", { name: "Confirmar saque" }).click();
-    await expect(page.getByText("A confirmação do recebedor não vale para esta chave")).toBeVisible();
+    await expect(page.getByText("A confirmação do recebedor não vale para este saque")).toBeVisible();
     const none = await request.get("/api/v1/cashOut", { headers: { authorization: basicAuth(merchant) } });
     expect((await none.json()).data.pagination.total).toBe(0);
 

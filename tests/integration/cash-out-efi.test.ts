@@ -239,7 +239,7 @@ describe("the recipient shown before a cash-out is confirmed", () => {
     const a = await pspAccount({ payoutEfi: true, payoutPayerKey: PAYER_KEY });
     const [company] = await getDb().select().from(companies).where(eq(companies.id, a.companyId));
     const ctx = systemContext(company as Account);
-    const key = { pixKey: "+55 61 99999-0000" };
+    const key = { pixKey: "+55 61 99999-0000", amount: 1000, formKey: "form-1" };
     // Efí's Pix Envio is told only the key: no name is shown, rather than one no one checked.
     expect(await lookupCashOutRecipient(ctx, { ...key, source: "psp" })).toEqual({
       type: "phone",

@@ -18,12 +18,12 @@ async function dashboardCtx(userId = 1): Promise<ServiceContext> {
 }
 
 describe("a cash-out recipient's confirmation", () => {
-  it("vouches for exactly the key looked up, its type and source, for this account and user, for 15 minutes", async () => {
+  it("vouches for exactly the key looked up, its type and source, the amount and the form, for this account and user, for 15 minutes", async () => {
     const ctx = await dashboardCtx();
-    const looked = await lookupCashOutRecipient(ctx, { pixKey: "joao.pereira@example.com", source: "arara" });
+    const looked = await lookupCashOutRecipient(ctx, { pixKey: "joao.pereira@example.com", source: "arara", amount: 1500, formKey: "form-a" });
     expect(looked).toMatchObject({ type: "email", key: "joao.pereira@example.com", checked: true, holder: { name: expect.any(String) } });
     const token = looked.confirmation!;
-    const same = { type: "email", key: "joao.pereira@example.com", source: "arara" as const };
+    const same = { type: "email", key: "joao.pereira@example.com", source: "arara" as const, amount: 1500, formKey: "form-a" };
     expect(confirmsRecipient(ctx, token, same)).toBe(true);
 
     // Another key (the mistyped one corrected after the lookup), another type, another source: no.
@@ -31,6 +31,10 @@ describe("a cash-out recipient's confirmation", () => {
     expect(confirmsRecipient(ctx, token, { ...same, type: "evp" })).toBe(false);
     expect(confirmsRecipient(ctx, token, { ...same, source: "psp" })).toBe(false);
     expect(confirmsRecipient(ctx, token, { ...same, source: undefined })).toBe(false);
+    // Another amount, or another form (a second cash-out from the same lookup): no. One form sends
+    // one cash-out (its idempotency key), so one confirmation makes at most one.
+    expect(confirmsRecipient(ctx, token, { ...same, amount: 150_000 })).toBe(false);
+    expect(confirmsRecipient(ctx, token, { ...same, formKey: "form-b" })).toBe(false);
     // Another user of the account, another account: no.
     expect(confirmsRecipient({ ...ctx, actor: "dashboard:2" }, token, same)).toBe(false);
     const other = await dashboardCtx();
@@ -48,7 +52,7 @@ describe("a cash-out recipient's confirmation", () => {
 
   it("is not given for a key no institution holds: the merchant cannot confirm it", async () => {
     const ctx = await dashboardCtx();
-    const looked = await lookupCashOutRecipient(ctx, { pixKey: "fa11ed00-0000-4000-8000-000000000000", source: "arara" });
+    const looked = await lookupCashOutRecipient(ctx, { pixKey: "fa11ed00-0000-4000-8000-000000000000", source: "arara", amount: 100, formKey: "form-c" });
     expect(looked).toMatchObject({ checked: true, holder: null, confirmation: null });
   });
 });

@@ -98,7 +98,7 @@ export function CashOutForm({
     if (Object.keys(errs).length > 0 || !key?.ok || amount === null || after === null) return;
     const asked = { amountText, amount, after, source, key: { key: key.key, type: key.type }, description };
     setLooking(true);
-    void lookupRecipientAction(asked.key.key, asked.key.type, asked.source)
+    void lookupRecipientAction(asked.key.key, asked.key.type, asked.source, asked.amount, formKey)
       .then((res) => {
         if (res.status === "ok" && res.data?.confirmation && (res.data.holder || !res.data.checked)) {
           setConfirming({ ...asked, holder: res.data.holder ?? "unchecked", confirmation: res.data.confirmation });

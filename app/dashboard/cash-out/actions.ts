@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
 import { onceForFormKey } from "@/lib/auth/idempotent-action";
+import { FORM_KEY_FIELD } from "@/lib/auth/form-key";
 import { formatBRL } from "@/lib/domain/money";
 import { CASH_OUT_SOURCES, type CashOutSource } from "@/lib/domain/cash-out";
 import { computeCashOutFee } from "@/lib/domain/fees";
@@ -13,7 +14,7 @@ import { parseReais } from "@/components/dashboard/money-input";
 import { checkPixKeyInput, PIX_KEY_PROBLEM_TEXT, pixKeyErrorText } from "@/components/dashboard/pix-key-input";
 
 const RECIPIENT_NOT_CONFIRMED =
-  "A confirmação do recebedor não vale para esta chave (ela mudou depois da consulta, ou a consulta tem mais de 15 minutos). Clique em Revisar saque para consultar a chave de novo.";
+  "A confirmação do recebedor não vale para este saque (a chave ou o valor mudaram depois da consulta, ou a consulta tem mais de 15 minutos). Clique em Revisar saque para consultar a chave de novo.";
 
 /**
  * Requests a PIX cash-out (the form showed the fee and the balance after) from the source the form
@@ -36,7 +37,8 @@ export async function cashOutAction(_prev: ActionState<{ id: number }>, formData
     const source = (CASH_OUT_SOURCES as readonly string[]).includes(sent) ? (sent as CashOutSource) : undefined;
     // The holder shown must be this key's: the confirmation the lookup signed names the key, its type
     // and the source, so a key changed after the lookup (or a post that skipped it) is not sent.
-    if (!confirmsRecipient(ctx, String(formData.get("recipientConfirmation") ?? ""), { type: key.type, key: key.key, source })) {
+    const formKey = String(formData.get(FORM_KEY_FIELD) ?? "");
+    if (!confirmsRecipient(ctx, String(formData.get("recipientConfirmation") ?? ""), { type: key.type, key: key.key, source, amount, formKey })) {
       return fieldError("Consulte a chave de novo antes de confirmar.", "pixKey", RECIPIENT_NOT_CONFIRMED);
     }
     const input = { amount, pixKey: key.key, pixKeyType: key.type, description, source };

@@ -38,7 +38,7 @@ export type CashOutRecipient = {
  */
 export async function lookupCashOutRecipient(
   ctx: ServiceContext,
-  input: { pixKey: string; pixKeyType?: string | null; source?: CashOutSource },
+  input: { pixKey: string; pixKeyType?: string | null; source?: CashOutSource; amount: number; formKey: string },
   lookups: Readonly<Record<string, PixKeyLookup>> = KEY_LOOKUPS,
 ): Promise<CashOutRecipient> {
   const parsed = parsePixKey(input.pixKey, input.pixKeyType);
@@ -50,7 +50,7 @@ export async function lookupCashOutRecipient(
     throw e;
   });
   const lookup = route ? lookups[route.processor] : undefined;
-  const recipient = { type: parsed.type, key: parsed.key, source: input.source };
+  const recipient = { type: parsed.type, key: parsed.key, source: input.source, amount: input.amount, formKey: input.formKey };
   if (!lookup) return { type: parsed.type, key: parsed.key, checked: false, holder: null, confirmation: recipientConfirmation(ctx, recipient) };
   const holder = await lookup.lookupKey({ type: parsed.type, key: parsed.key, now: ctx.now });
   return { type: parsed.type, key: parsed.key, checked: true, holder, confirmation: holder ? recipientConfirmation(ctx, recipient) : null };
