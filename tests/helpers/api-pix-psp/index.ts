@@ -8,6 +8,7 @@ export {
   type PspOptions,
   type PspPix,
   type RequestRecord,
+  type TokenGrant,
   type WebhookDelivery,
 } from "./server";
 export { localPspSettings } from "./settings";

@@ -80,7 +80,17 @@ export type PspPix = {
   devolucoes: Devolucao[];
 };
 
-export type RequestRecord = { method: string; path: string; kind: "token" | "api" | "unknown"; status: number | null };
+export type RequestRecord = {
+  method: string;
+  path: string;
+  /** The query string as sent ("?a=b", or "" without one). */
+  query: string;
+  kind: "token" | "api" | "unknown";
+  status: number | null;
+};
+
+/** One token issued: the `scope` the client asked for (null when it sent none) and what was granted. */
+export type TokenGrant = { requested: string | null; granted: string[] };
 
 export type WebhookDelivery = {
   url: string;
@@ -116,6 +126,27 @@ export type PspOptions = {
   webhookCaPem?: string;
   webhookTimeoutMs?: number;
   now?: () => Date;
+  /**
+   * Scopes are enforced (off by default: every token carries every scope). The token endpoint grants
+   * only the scopes asked for in the form's `scope` (space-separated) that it knows (SCOPES below:
+   * the API Pix's and Efí's Pix Envio's), none when `scope` is absent, and echoes the granted ones in
+   * the answer's `scope`; each operation then requires its scope as the spec's `security: OAuth2`
+   * says (OPERATION_SCOPES) and answers 403 AcessoNegado without it.
+   */
+  requireScopes?: boolean;
+  /**
+   * How the client authenticates at the token endpoint. "basic" (default): HTTP Basic with the id and
+   * secret. "body": only `client_id` in the form body, no Authorization header and no secret (the
+   * client is known by its certificate, as Sicoob does); every API call must then also carry a
+   * `client_id` header equal to it (401 otherwise).
+   */
+  clientAuth?: "basic" | "body";
+  /**
+   * Query parameters every API call (not the token request) must carry with these values, as Banco do
+   * Brasil's `gw-dev-app-key` (401 with a problem body otherwise). They are taken out of the query
+   * before the operation reads it.
+   */
+  requiredQuery?: Record<string, string>;
 };
 
 export type PayOptions = {
@@ -149,6 +180,10 @@ export type ApiPixPsp = {
   internalErrors: Error[];
   /** Tokens issued so far (to look for them where they must not be). */
   issuedTokens: () => string[];
+  /** Every token issued, in order: the scope asked for and the scopes granted. */
+  tokenGrants: TokenGrant[];
+  /** The API calls answered 403 for lack of a scope: the operation and the scope it needed. */
+  scopeDenials: { method: string; path: string; scope: string }[];
   tokenRequests: () => number;
   pay: (txid: string, options?: PayOptions) => Promise<Pix>;
   pendingWebhooks: () => number;
@@ -171,6 +206,24 @@ export type ApiPixPsp = {
 };
 
 const INTERNAL = "ErroInternoDoServidor";
+
+/** Scopes this stand-in knows: the API Pix's, and Efí's Pix Envio's (lib/processors/payouts/efi-schemas.ts). */
+export const SCOPES: readonly string[] = [...API_PIX_SCOPES, "pix.send", "gn.pix.send.read"];
+
+/** The scope each operation requires (the spec's `security: - OAuth2: [...]`), by method and path under the base. */
+function operationScope(method: string, rest: string): string | null {
+  if (/^\/cob\/[^/]+$/.test(rest)) return method === "PUT" ? "cob.write" : "cob.read";
+  if (/^\/pix\/[^/]+\/devolucao\/[^/]+$/.test(rest)) return method === "PUT" ? "pix.write" : "pix.read";
+  if (/^\/pix(\/[^/]+)?$/.test(rest)) return "pix.read";
+  if (/^\/webhook\/[^/]+$/.test(rest)) return method === "PUT" || method === "DELETE" ? "webhook.write" : "webhook.read";
+  return null;
+}
+/** Efí's Pix Envio: PUT /v3/gn/pix/{idEnvio} needs pix.send, GET /v2/gn/pix/enviados/... gn.pix.send.read. */
+function efiScope(method: string, path: string): string | null {
+  if (method === "PUT" && path.startsWith("/v3/gn/pix/")) return "pix.send";
+  if (path.startsWith("/v2/gn/pix/enviados/")) return "gn.pix.send.read";
+  return null;
+}
 const ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 function randomAlnum(n: number): string {
@@ -232,11 +285,16 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const ispb = options.ispb ?? "12345678";
   const basePath = (options.basePath ?? "/api/v2").replace(/\/+$/, "");
   let tokenTtl = options.tokenTtlSeconds ?? 3600;
+  const requireScopes = options.requireScopes ?? false;
+  const clientAuth = options.clientAuth ?? "basic";
+  const requiredQuery = options.requiredQuery ?? {};
 
   const cobs = new Map<string, PspCob>();
   const pixes = new Map<string, PspPix>();
   const webhooks = new Map<string, { webhookUrl: string; chave: string; criacao: string }>();
-  const tokens = new Map<string, { expiresAt: number }>();
+  const tokens = new Map<string, { expiresAt: number; scopes: ReadonlySet<string> }>();
+  const tokenGrants: TokenGrant[] = [];
+  const scopeDenials: { method: string; path: string; scope: string }[] = [];
   const requests: RequestRecord[] = [];
   const deliveries: WebhookDelivery[] = [];
   const internalErrors: Error[] = [];
@@ -281,40 +339,76 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
 
   function token(req: http.IncomingMessage, body: string): HttpAnswer {
     if (req.method !== "POST") return oauthError(405, "invalid_request", "use POST");
-    const auth = req.headers.authorization ?? "";
-    const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(auth);
-    const decoded = m ? Buffer.from(m[1], "base64").toString("utf8") : "";
-    const sep = decoded.indexOf(":");
-    if (sep < 0 || decoded.slice(0, sep) !== clientId || decoded.slice(sep + 1) !== clientSecret) {
-      return oauthError(401, "invalid_client", "client authentication failed", { "www-authenticate": 'Basic realm="api-pix"' });
+    const invalidClient = () => oauthError(401, "invalid_client", "client authentication failed", clientAuth === "basic" ? { "www-authenticate": 'Basic realm="api-pix"' } : {});
+    let form: Record<string, string>;
+    if (clientAuth === "body") {
+      // The client is known by its certificate and says who it is in the body: no header, no secret.
+      if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+        return oauthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded");
+      }
+      form = Object.fromEntries(new URLSearchParams(body));
+      if (req.headers.authorization !== undefined || form.client_secret !== undefined || form.client_id !== clientId) return invalidClient();
+    } else {
+      const auth = req.headers.authorization ?? "";
+      const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(auth);
+      const decoded = m ? Buffer.from(m[1], "base64").toString("utf8") : "";
+      const sep = decoded.indexOf(":");
+      if (sep < 0 || decoded.slice(0, sep) !== clientId || decoded.slice(sep + 1) !== clientSecret) return invalidClient();
+      if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+        return oauthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded");
+      }
+      form = Object.fromEntries(new URLSearchParams(body));
+      // A client_id repeated in the body is harmless when it is the same; a secret there too is a
+      // second authentication method (RFC 6749 2.3: one per request).
+      if (form.client_secret !== undefined || (form.client_id !== undefined && form.client_id !== clientId)) return invalidClient();
     }
-    if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
-      return oauthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded");
-    }
-    const form = Object.fromEntries(new URLSearchParams(body));
+    delete form.client_id;
     if (form.grant_type !== undefined && form.grant_type !== "client_credentials") {
       return oauthError(400, "unsupported_grant_type", "only client_credentials");
     }
     const parsed = tokenRequestSchema.safeParse(form);
     if (!parsed.success) return oauthError(400, "invalid_request", "malformed token request");
+    const requested = parsed.data.scope ?? null;
+    // Without requireScopes every token carries every scope (the application's, as most PSPs do).
+    const granted = requireScopes ? [...new Set((requested ?? "").split(" ").filter((x) => SCOPES.includes(x)))] : [...SCOPES];
+    tokenGrants.push({ requested, granted });
     const value = randomBytes(32).toString("base64url");
-    tokens.set(value, { expiresAt: Date.now() + tokenTtl * 1000 });
+    tokens.set(value, { expiresAt: Date.now() + tokenTtl * 1000, scopes: new Set(granted) });
     return new HttpAnswer(
       200,
-      tokenResponseSchema.parse({ access_token: value, token_type: "Bearer", expires_in: tokenTtl, scope: API_PIX_SCOPES.join(" ") }),
+      tokenResponseSchema.parse({ access_token: value, token_type: "Bearer", expires_in: tokenTtl, scope: requireScopes ? granted.join(" ") : API_PIX_SCOPES.join(" ") }),
       { "content-type": "application/json", "cache-control": "no-store" },
     );
   }
 
-  function authorized(req: http.IncomingMessage): HttpAnswer | null {
+  /**
+   * What every API call must pass before its operation: the required query parameters, the
+   * `client_id` header (clientAuth "body"), a live bearer token, and the operation's scope
+   * (requireScopes). Null when it passes.
+   */
+  function authorized(req: http.IncomingMessage, url: URL, scope: string | null): HttpAnswer | null {
+    for (const [k, v] of Object.entries(requiredQuery)) {
+      if (url.searchParams.get(k) !== v) {
+        return problem(401, "AcessoNegado", "Acesso Negado", `Requisição sem o parâmetro de consulta ${k} exigido por este PSP, ou com outro valor.`);
+      }
+    }
+    if (clientAuth === "body" && req.headers["client_id"] !== clientId) {
+      return problem(401, "AcessoNegado", "Acesso Negado", "Requisição sem o cabeçalho client_id da aplicação, ou com outro valor.");
+    }
     const m = /^Bearer ([\x21-\x7e]+)$/.exec(req.headers.authorization ?? "");
     const t = m ? tokens.get(m[1]) : undefined;
-    if (t && Date.now() < t.expiresAt) return null;
-    const error = m ? "invalid_token" : "invalid_request";
-    return new HttpAnswer(401, { error, error_description: t ? "token expired" : "missing or unknown token" }, {
-      "content-type": "application/json",
-      "www-authenticate": `Bearer realm="api-pix", error="${error}"`,
-    });
+    if (!t || Date.now() >= t.expiresAt) {
+      const error = m ? "invalid_token" : "invalid_request";
+      return new HttpAnswer(401, { error, error_description: t ? "token expired" : "missing or unknown token" }, {
+        "content-type": "application/json",
+        "www-authenticate": `Bearer realm="api-pix", error="${error}"`,
+      });
+    }
+    if (requireScopes && scope !== null && !t.scopes.has(scope)) {
+      scopeDenials.push({ method: req.method ?? "", path: url.pathname, scope });
+      return problem(403, "AcessoNegado", "Acesso Negado", "Requisição de participante autenticado que viola alguma regra de autorização.");
+    }
+    return null;
   }
 
   // ---- API operations --------------------------------------------------------------------------------
@@ -528,16 +622,18 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     const path = url.pathname;
     if (path === "/oauth/token") return token(req, body);
     if (efi.owns(path)) {
-      const denied = authorized(req);
+      const denied = authorized(req, url, efiScope(req.method ?? "GET", path));
       if (denied) return denied;
       const a = efi.handle(req.method ?? "GET", path, body);
       return new HttpAnswer(a.status, a.body, { "content-type": a.contentType });
     }
     if (!path.startsWith(`${basePath}/`)) return problem(404, "NaoEncontrado", "Não Encontrado", "Entidade não encontrada.");
-    const denied = authorized(req);
-    if (denied) return denied;
     const rest = path.slice(basePath.length);
     const method = req.method ?? "GET";
+    const denied = authorized(req, url, operationScope(method, rest));
+    if (denied) return denied;
+    // The operations read their own query only: the parameters this PSP requires on every call are taken out.
+    for (const k of Object.keys(requiredQuery)) url.searchParams.delete(k);
     let m: RegExpExecArray | null;
     if ((m = /^\/cob\/([^/]+)$/.exec(rest))) {
       if (method === "PUT") return putCob(req, m[1], body);
@@ -575,7 +671,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     (req, res) => {
       const url = new URL(req.url ?? "/", "https://localhost");
       const kind: RequestRecord["kind"] = url.pathname === "/oauth/token" ? "token" : url.pathname.startsWith(`${basePath}/`) || efi.owns(url.pathname) ? "api" : "unknown";
-      const record: RequestRecord = { method: req.method ?? "", path: url.pathname, kind, status: null };
+      const record: RequestRecord = { method: req.method ?? "", path: url.pathname, query: url.search, kind, status: null };
       requests.push(record);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -709,6 +805,8 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     deliveries,
     internalErrors,
     issuedTokens: () => [...tokens.keys()],
+    tokenGrants,
+    scopeDenials,
     tokenRequests: () => requests.filter((r) => r.kind === "token").length,
 
     async pay(txid, o = {}) {
