@@ -14,7 +14,8 @@ import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
 import { pixBody } from "../helpers/flows";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { dynamicBrCode, localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import { parseBrCode } from "@/lib/domain/pix/brcode";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs, companies, pspCharges, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
 import { createLogger, setLogger } from "@/lib/logger";
@@ -159,6 +160,29 @@ describe("charge at the PSP", () => {
     const again = await call("POST", new URL(`${registered!.webhookUrl}/pix`).pathname, { body: { pix: [paid] } });
     expect(again.status).toBe(200);
     expect((await timeline(charge.id)).filter((e) => e.toStatus === "paid")).toHaveLength(1);
+  });
+
+  it("a PSP that answers without pixCopiaECola: the payer gets the dynamic BR Code built from the charge's location, and can pay it", async () => {
+    const acc = await configuredAccount();
+    psp.setOmitCopiaECola(true);
+    try {
+      const charge = await createCharge(acc.secretKey);
+      expect(charge.status).toBe("pending");
+      const txid = await txidOf(charge.id);
+      const cob = psp.cobs.get(txid)!;
+      const parsed = parseBrCode(charge.pix.qrcode);
+      expect(parsed.crcValid).toBe(true);
+      expect(parsed.url).toBe(cob.loc.location);
+      expect(parsed.key).toBeNull();
+      expect(parsed.fields["01"]).toBe("12");
+      expect(parsed.amount).toBeUndefined();
+      // Byte for byte what the stand-in's own builder makes for that location, name and city.
+      expect(charge.pix.qrcode).toBe(dynamicBrCode({ location: cob.loc.location, merchantName: acc.row.name, merchantCity: acc.row.city }));
+      await psp.pay(txid, { notify: "deliver" });
+      expect((await txRow(charge.id)).status).toBe("paid");
+    } finally {
+      psp.setOmitCopiaECola(false);
+    }
   });
 
   it("a forged notification does not pay anything: the PSP is asked, and says nothing was paid", async () => {

@@ -65,7 +65,7 @@ export class ApiPixClient extends PspHttpClient {
    * `PUT /cob/{txid}`: creates the immediate charge (or revises it while ATIVA; the same body again
    * changes nothing, so a call that timed out can be repeated with the same txid). The BR Code
    * (`pixCopiaECola`) is checked when the PSP returns one; it is optional in the spec, and without
-   * it the dynamic BR Code is built from `location`.
+   * it the processor builds the dynamic BR Code from `location` (processor.ts).
    */
   async createCob(txid: string, body: CobSolicitada): Promise<CobGerada> {
     const op = "PUT /cob/{txid}";

@@ -2,7 +2,9 @@
  * The API Pix processor (`acquirerType: "api-pix"`): a PIX charge is an immediate charge at the
  * merchant's PSP, `PUT /cob/{txid}` with a txid Arara draws (32 letters and digits, 190 random bits),
  * `calendario.expiracao` from the request, `devedor` from the customer, `valor.original` and the
- * merchant's PIX key at that PSP. The payer is shown the PSP's `pixCopiaECola`.
+ * merchant's PIX key at that PSP. The payer is shown the PSP's `pixCopiaECola`, or, when the PSP
+ * leaves it out (optional in the spec), the dynamic BR Code built from the charge's `location` with
+ * the account's name and city (dynamicBrCodeFromLocation).
  *
  * Chosen per account (account_psp_configs.processor); the sandbox stays the default. Only PIX goes
  * to the PSP: card and boleto stay with the account's processor. The transaction records the
@@ -16,7 +18,7 @@ import type { PixCharge, PixChargeInput, PixProvider } from "../types";
 import { sandboxPixProvider } from "../sandbox/pix";
 import { ApiPixError } from "./errors";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "./config";
-import { buildCobRequest, cobExpiracaoSeconds, cobExpiresAt, devedorFromCustomer, generateTxid } from "./helpers";
+import { buildCobRequest, cobExpiracaoSeconds, cobExpiresAt, devedorFromCustomer, dynamicBrCodeFromLocation, generateTxid } from "./helpers";
 import type { Devedor } from "./schemas";
 
 /** How soon the reconciliation first looks at a new charge (the webhook usually comes first). */
@@ -56,10 +58,19 @@ export function apiPixPixProvider(config: PspConfigRow): PixProvider {
         if (e instanceof ApiPixError) throw new ServiceError("unprocessable", `O PSP não criou a cobrança PIX: ${e.message}`);
         throw e;
       }
-      if (!cob.pixCopiaECola) throw new ServiceError("unprocessable", "O PSP criou a cobrança PIX sem o código copia e cola (pixCopiaECola).");
+      let qrcode = cob.pixCopiaECola;
+      if (!qrcode) {
+        const location = cob.location ?? cob.loc?.location;
+        if (!location) throw new ServiceError("unprocessable", "O PSP criou a cobrança PIX sem o código copia e cola (pixCopiaECola) e sem a sua location.");
+        try {
+          qrcode = dynamicBrCodeFromLocation({ location, merchantName: input.merchant.name, merchantCity: input.merchant.city });
+        } catch (e) {
+          throw new ServiceError("unprocessable", `O PSP criou a cobrança PIX sem o código copia e cola, e a sua location não serve a um BR Code: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
       const expiresAt = cobExpiresAt(cob);
       return {
-        qrcode: cob.pixCopiaECola,
+        qrcode,
         txid,
         expiresAt,
         async record(tx: Tx, transactionId: number) {

@@ -147,6 +147,8 @@ export type PspOptions = {
    * before the operation reads it.
    */
   requiredQuery?: Record<string, string>;
+  /** Answers cobs without `pixCopiaECola` (optional in the spec: the client builds it from `location`). */
+  omitCopiaECola?: boolean;
 };
 
 export type PayOptions = {
@@ -194,6 +196,8 @@ export type ApiPixPsp = {
   removeCob: (txid: string) => void;
   expireTokens: () => void;
   setTokenTtl: (seconds: number) => void;
+  /** From now on cobs are answered with (false) or without (true) `pixCopiaECola`. */
+  setOmitCopiaECola: (on: boolean) => void;
   /** The next `n` requests (of one kind, or any) answer `status` with a problem body. */
   failNext: (n: number, status?: number, only?: "api" | "token") => void;
   /** The next `n` requests are read and never answered. */
@@ -288,6 +292,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const requireScopes = options.requireScopes ?? false;
   const clientAuth = options.clientAuth ?? "basic";
   const requiredQuery = options.requiredQuery ?? {};
+  let omitCopiaECola = options.omitCopiaECola ?? false;
 
   const cobs = new Map<string, PspCob>();
   const pixes = new Map<string, PspPix>();
@@ -329,7 +334,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     chave: c.request.chave,
     ...(c.request.solicitacaoPagador ? { solicitacaoPagador: c.request.solicitacaoPagador } : {}),
     ...(c.request.infoAdicionais ? { infoAdicionais: c.request.infoAdicionais } : {}),
-    pixCopiaECola: c.pixCopiaECola,
+    ...(omitCopiaECola ? {} : { pixCopiaECola: c.pixCopiaECola }),
   });
 
   // ---- token endpoint ------------------------------------------------------------------------------
@@ -863,6 +868,9 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     },
     setTokenTtl(seconds) {
       tokenTtl = seconds;
+    },
+    setOmitCopiaECola(on) {
+      omitCopiaECola = on;
     },
     failNext(n, status = 503, only) {
       for (let i = 0; i < n; i++) faults.push({ kind: "fail", status, only });
