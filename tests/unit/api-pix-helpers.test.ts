@@ -177,6 +177,14 @@ describe("pixCopiaEColaProblem", () => {
     expect(pixCopiaEColaProblem({ pixCopiaECola: staticCode })).toMatch(/not a dynamic BR Code/);
     expect(pixCopiaEColaProblem({ pixCopiaECola: DYNAMIC_EXAMPLE, location: "pix.example.com/qr/v2/other" })).toMatch(/another location/);
   });
+
+  it("the location compared as a URL: a scheme on either side and the host's case are no difference, the path's is", () => {
+    expect(pixCopiaEColaProblem({ pixCopiaECola: DYNAMIC_EXAMPLE, location: `https://${LOCATION}` })).toBeNull();
+    expect(pixCopiaEColaProblem({ pixCopiaECola: DYNAMIC_EXAMPLE, loc: { id: 1, location: "PIX.Example.COM/qr/v2/9d36b84fc70b478fb95c12729b90ca25" } })).toBeNull();
+    const withScheme = dynamicBrCode({ location: `https://${LOCATION}`, merchantName: "Loja", merchantCity: "Recife" });
+    expect(pixCopiaEColaProblem({ pixCopiaECola: withScheme, location: LOCATION })).toBeNull();
+    expect(pixCopiaEColaProblem({ pixCopiaECola: DYNAMIC_EXAMPLE, location: LOCATION.toUpperCase() })).toMatch(/another location/);
+  });
 });
 
 describe("classifyConnectionError", () => {

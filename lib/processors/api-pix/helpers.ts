@@ -189,6 +189,18 @@ export function locationWithoutScheme(location: string): string {
   return location.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
 }
 
+/** A location compared as a URL is: the host (before the first "/") in any case, the path as is. */
+function sameLocation(a: string, b: string): boolean {
+  const split = (s: string) => {
+    const l = locationWithoutScheme(s);
+    const i = l.indexOf("/");
+    return i < 0 ? [l.toLowerCase(), ""] : [l.slice(0, i).toLowerCase(), l.slice(i)];
+  };
+  const [ha, pa] = split(a);
+  const [hb, pb] = split(b);
+  return ha === hb && pa === pb;
+}
+
 function tlv(id: string, value: string): string {
   if (value.length > 99) throw new BrCodeError(`BR Code field ${id} is longer than 99 characters`);
   return id + value.length.toString().padStart(2, "0") + value;
@@ -240,7 +252,9 @@ export function pixCopiaEColaProblem(cob: Pick<CobGerada, "pixCopiaECola" | "loc
   if (!parsed.crcValid) return "pixCopiaECola has a wrong CRC";
   if (parsed.url === null) return "pixCopiaECola is not a dynamic BR Code (no location in field 26-25)";
   const location = cob.location ?? cob.loc?.location;
-  if (location !== undefined && parsed.url !== location) {
+  // The same location as the charge's: a scheme on either side ("https://") and the host's case are
+  // not differences (a PSP may write `location` with its scheme, or its host in capitals).
+  if (location !== undefined && !sameLocation(parsed.url, location)) {
     return "pixCopiaECola points to another location than the charge's";
   }
   return null;
