@@ -25,7 +25,20 @@ export const accountPspConfigs = pgTable(
     baseUrl: text(),
     tokenUrl: text(),
     clientId: text(),
+    /** Null: no secret (client "body" auth with a certificate-bound id, as Sicoob issues). */
     clientSecretEnc: text(),
+    /**
+     * How the token request authenticates the client: "basic" (HTTP Basic with id and secret, RFC 6749
+     * client_secret_basic; most PSPs) or "body" (`client_id`, and `client_secret` when there is one, in
+     * the form; the id is then also sent as a `client_id` header on every API call, as Sicoob asks).
+     */
+    clientAuth: text().notNull().default("basic"),
+    /**
+     * The `scope` of the token request: null asks the API Pix operations' scopes (DEFAULT_API_PIX_SCOPE,
+     * plus Efí's Pix Envio scopes when cash-outs go through it); "" sends none (the PSP grants the
+     * application's own); anything else is sent as written.
+     */
+    scope: text(),
     /** PEM certificate (not secret) and its key (encrypted), or a PKCS#12 bundle (encrypted, base64) and its password. */
     certPem: text(),
     keyPemEnc: text(),
@@ -56,6 +69,7 @@ export const accountPspConfigs = pgTable(
   (t) => [
     uniqueIndex("account_psp_configs_company_idx").on(t.companyId),
     uniqueIndex("account_psp_configs_webhook_token_idx").on(t.webhookToken),
+    check("account_psp_configs_client_auth_check", sql`${t.clientAuth} in ('basic', 'body')`),
     check("account_psp_configs_payout_provider_check", sql`${t.payoutProvider} is null or (${t.payoutProvider} = 'efi' and ${t.payoutPayerKey} is not null)`),
   ],
 );

@@ -15,6 +15,7 @@ import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { API_PIX_ACQUIRER } from "@/lib/core/transaction-resource";
 import { ApiPixClient, type ApiPixClientConfig } from "./client";
+import { DEFAULT_API_PIX_SCOPE, EFI_PIX_SEND_SCOPE, type ClientAuth } from "./oauth-session";
 import { clientCertificateFrom, type CertificateMaterial } from "./certificate";
 
 export type PspConfigRow = typeof accountPspConfigs.$inferSelect;
@@ -68,7 +69,7 @@ export function incompleteReason(row: PspConfigRow): string | null {
   if (!row.baseUrl) missing.push("URL da API");
   if (!row.tokenUrl) missing.push("URL do token");
   if (!row.clientId) missing.push("client id");
-  if (!row.clientSecretEnc) missing.push("client secret");
+  if (!row.clientSecretEnc && row.clientAuth !== "body") missing.push("client secret");
   if (!row.pkcs12Enc && !(row.certPem && row.keyPemEnc)) missing.push("certificado");
   if (!row.pixKey) missing.push("chave PIX");
   return missing.length ? `Configuração incompleta: falta ${missing.join(", ")}.` : null;
@@ -95,6 +96,15 @@ export function storedCertificateMaterial(row: PspConfigRow, password?: string):
   return null;
 }
 
+/**
+ * The `scope` asked in the token request: the stored one ("" asks none), or by default the API Pix
+ * operations' scopes, with Efí's Pix Envio scopes when cash-outs go through Efí.
+ */
+export function scopeOf(row: Pick<PspConfigRow, "scope" | "payoutProvider">): string {
+  if (row.scope !== null) return row.scope;
+  return row.payoutProvider === "efi" ? `${DEFAULT_API_PIX_SCOPE} ${EFI_PIX_SEND_SCOPE}` : DEFAULT_API_PIX_SCOPE;
+}
+
 const hostOf = (url: string | null) => {
   try {
     return url ? new URL(url).host : "";
@@ -117,7 +127,9 @@ export function clientConfigOf(row: PspConfigRow): ApiPixClientConfig {
     baseUrl: row.baseUrl!,
     tokenUrl: row.tokenUrl!,
     clientId: row.clientId!,
-    clientSecret: open("clientSecret", row.clientSecretEnc),
+    clientSecret: row.clientSecretEnc ? open("clientSecret", row.clientSecretEnc) : undefined,
+    clientAuth: row.clientAuth as ClientAuth,
+    scope: scopeOf(row),
     certificate,
     caPem: row.caPem ?? undefined,
     logger: getLogger().child({ component: "api-pix", account: row.companyId }),

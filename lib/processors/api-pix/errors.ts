@@ -228,7 +228,11 @@ export const MESSAGES = {
     `O PSP (${host}) não aceitou o token de acesso em ${operation}, mesmo recém-emitido. Confira se a aplicação está ativa no PSP.`,
   accessDenied: (host: string, operation: string, problem?: string) =>
     `O PSP (${host}) negou acesso a ${operation}${problem ? ` (${problem})` : ""}. ` +
-    "Confira os escopos liberados para a aplicação: cob.write, cob.read, pix.write, pix.read, webhook.write e webhook.read.",
+    "Confira os escopos liberados para a aplicação no portal do PSP (cob.write, cob.read, pix.write, pix.read, webhook.write e webhook.read) " +
+    "e o campo “Escopos” da configuração.",
+  invalidScope: (host: string, scope: string) =>
+    `O PSP (${host}) recusou os escopos pedidos ao emitir o token (invalid_scope): “${scope || "(nenhum)"}”. ` +
+    "Libere esses escopos para a aplicação no portal do PSP, ou ajuste o campo “Escopos” da configuração para os que ela tem.",
   hostUnreachable: (host: string, detail: "dns" | "refused" | string) =>
     detail === "dns"
       ? `O endereço do PSP (${host}) não foi encontrado (DNS). Confira a URL.`

@@ -30,14 +30,15 @@ export class PspHttpClient extends OAuthSession {
   protected async call(op: Operation<null>): Promise<undefined>;
   protected async call(op: Operation<z.ZodType | null>): Promise<unknown> {
     const operation = `${op.method} ${op.template}`;
-    const url = new URL((op.fromHost ? this.base.origin : this.base.href.replace(/\/+$/, "")) + op.path);
-    if (op.query) url.search = op.query.toString();
+    const url = this.urlOf(op);
     const body = op.body === undefined ? undefined : JSON.stringify(op.body);
     try {
       for (let attempt = 1; ; attempt++) {
         const token = await this.accessToken();
         const started = this.now();
         const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+        // "body" client auth (a certificate-bound client id, as Sicoob's): the id goes on every call too.
+        if (this.clientAuth === "body") headers.client_id = this.clientId;
         if (body !== undefined) headers["content-type"] = "application/json";
         const res = await send(this.agent, { method: op.method, url, headers, body, timeoutMs: this.timeoutMs, operation, host: this.host });
         this.log.debug({ operation, status: res.status, ms: this.now() - started }, "api-pix call");
@@ -51,6 +52,20 @@ export class PspHttpClient extends OAuthSession {
     } catch (e) {
       throw this.logged(e);
     }
+  }
+
+  /**
+   * The operation's URL: its path after the base's path, and the base's own query parameters (a
+   * developer key some PSPs ask on every call, as Banco do Brasil's `gw-dev-app-key`) before the
+   * operation's.
+   */
+  protected urlOf(op: Operation<z.ZodType | null>): URL {
+    const url = new URL(this.base.origin);
+    url.pathname = (op.fromHost ? "" : this.base.pathname.replace(/\/+$/, "")) + op.path;
+    const query = new URLSearchParams(this.base.search);
+    for (const [k, v] of op.query ?? []) query.append(k, v);
+    url.search = query.toString();
+    return url;
   }
 
   protected handle(op: Operation<z.ZodType | null>, operation: string, res: RawResponse): unknown {

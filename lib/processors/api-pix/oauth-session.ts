@@ -23,12 +23,23 @@ export type ApiPixClientConfig = {
   /** The OAuth2 token endpoint: "https://pix.example.com/oauth/token". */
   tokenUrl: string;
   clientId: string;
-  clientSecret: string;
+  /** Required with "basic" client authentication; optional with "body" (a certificate-bound id). */
+  clientSecret?: string;
+  /**
+   * How the token request authenticates the client: "basic" (the default: HTTP Basic, RFC 6749's
+   * client_secret_basic) or "body" (`client_id`, and `client_secret` when given, in the form; the id
+   * then also goes as a `client_id` header on every API call, as Sicoob asks).
+   */
+  clientAuth?: ClientAuth;
   /** The client certificate issued by the PSP: PEM certificate and key, or a PKCS#12 bundle. */
   certificate: ClientCertificate;
   /** The CA of the PSP's server certificate, when it is not one the system trusts. */
   caPem?: string;
-  /** Sent as `scope` in the token request; by default none (the PSP grants the application's scopes). */
+  /**
+   * Sent as `scope` in the token request. Undefined: DEFAULT_API_PIX_SCOPE (the scopes the API Pix
+   * operations Arara calls require; PSPs that grant only what is asked refuse every call without
+   * them). "": no `scope` (the PSP grants the application's own).
+   */
   scope?: string;
   /** Deadline of each HTTP exchange, connection included. Default 15 s. */
   timeoutMs?: number;
@@ -36,6 +47,17 @@ export type ApiPixClientConfig = {
   /** Clock for the token's expiry (ms since the epoch). */
   now?: () => number;
 };
+
+export type ClientAuth = "basic" | "body";
+export const CLIENT_AUTHS: readonly ClientAuth[] = ["basic", "body"];
+
+/**
+ * The scopes of the API Pix operations Arara calls (Banco Central's API Pix, each operation's
+ * `security: OAuth2: [...]`): PUT/GET /cob, GET /pix, PUT/GET devolução, PUT/GET /webhook.
+ */
+export const DEFAULT_API_PIX_SCOPE = "cob.write cob.read pix.write pix.read webhook.write webhook.read";
+/** Efí's Pix Envio (cash-outs): send a Pix, read one sent. */
+export const EFI_PIX_SEND_SCOPE = "pix.send gn.pix.send.read";
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** The operation named by errors of the token endpoint (no request to the API was made). */
@@ -75,8 +97,12 @@ export class OAuthSession {
   protected readonly timeoutMs: number;
   protected readonly now: () => number;
   protected readonly log: ApiPixLogger;
-  protected readonly basicAuth: string;
-  protected readonly scope?: string;
+  /** The Authorization header's value of a "basic" token request; null with "body" auth. */
+  protected readonly basicAuth: string | null;
+  protected readonly clientAuth: ClientAuth;
+  protected readonly clientId: string;
+  protected readonly clientSecret: string | null;
+  protected readonly scope: string;
   /** What must never appear in an error or a log line: client secret, its Basic form, key, passwords. */
   protected readonly fixedSecrets: string[];
   /** The last access tokens issued, for the same purpose. */
@@ -88,14 +114,20 @@ export class OAuthSession {
     this.base = httpsUrl(config.baseUrl.replace(/\/+$/, ""), "A URL da API Pix");
     this.tokenUrl = httpsUrl(config.tokenUrl, "A URL do token");
     this.host = this.base.host;
-    if (!config.clientId || !config.clientSecret) throw configError("Informe o client id e o client secret.");
+    this.clientAuth = config.clientAuth ?? "basic";
+    if (!CLIENT_AUTHS.includes(this.clientAuth)) throw configError("Forma de autenticação do cliente desconhecida.");
+    if (!config.clientId) throw configError("Informe o client id.");
+    if (this.clientAuth === "basic" && !config.clientSecret) throw configError("Informe o client secret (ou escolha a autenticação no corpo, sem secret).");
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.now = config.now ?? Date.now;
     this.log = config.logger ?? getLogger().child({ component: "api-pix" });
-    this.scope = config.scope;
-    this.basicAuth = Buffer.from(`${config.clientId}:${config.clientSecret}`, "utf8").toString("base64");
+    this.scope = (config.scope ?? DEFAULT_API_PIX_SCOPE).trim();
+    this.clientId = config.clientId;
+    this.clientSecret = config.clientSecret || null;
+    this.basicAuth =
+      this.clientAuth === "basic" ? Buffer.from(`${config.clientId}:${config.clientSecret}`, "utf8").toString("base64") : null;
     const c = config.certificate;
-    this.fixedSecrets = [config.clientSecret, this.basicAuth];
+    this.fixedSecrets = [this.clientSecret, this.basicAuth].filter((v): v is string => Boolean(v));
     if ("pfx" in c) {
       if (c.passphrase) this.fixedSecrets.push(c.passphrase);
     } else {
@@ -127,17 +159,19 @@ export class OAuthSession {
     const operation = TOKEN_OPERATION;
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (this.scope) form.set("scope", this.scope);
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+    if (this.basicAuth) headers.authorization = `Basic ${this.basicAuth}`;
+    else {
+      form.set("client_id", this.clientId);
+      if (this.clientSecret) form.set("client_secret", this.clientSecret);
+    }
     const started = this.now();
     let res: RawResponse;
     try {
       res = await send(this.agent, {
         method: "POST",
         url: this.tokenUrl,
-        headers: {
-          authorization: `Basic ${this.basicAuth}`,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
+        headers,
         body: form.toString(),
         timeoutMs: this.timeoutMs,
         operation,
@@ -163,6 +197,11 @@ export class OAuthSession {
     }
     const oauth = oauthErrorSchema.safeParse(this.json(res));
     const oauthCode = oauth.success && /^[a-z_]{1,40}$/.test(oauth.data.error) ? oauth.data.error : undefined;
+    if (oauthCode === "invalid_scope") {
+      throw this.logged(
+        new ApiPixError({ code: "access_denied", message: redact(MESSAGES.invalidScope(host, this.scope), this.secrets), operation, host, httpStatus: res.status, causeCode: oauthCode }),
+      );
+    }
     if (res.status === 401 || (res.status === 400 && ["invalid_client", "unauthorized_client", "invalid_grant"].includes(oauthCode ?? ""))) {
       throw this.logged(
         new ApiPixError({ code: "invalid_client_credentials", message: MESSAGES.invalidClientCredentials(host, oauthCode), operation, host, httpStatus: res.status, causeCode: oauthCode }),

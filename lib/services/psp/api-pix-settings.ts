@@ -29,14 +29,22 @@ import {
 } from "@/lib/processors/api-pix/config";
 import { clientCertificateFrom, type CertificateMaterial } from "@/lib/processors/api-pix/certificate";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
+import { CLIENT_AUTHS, DEFAULT_API_PIX_SCOPE, EFI_PIX_SEND_SCOPE, type ClientAuth } from "@/lib/processors/api-pix/oauth-session";
 
 export type PspSettingsInput = {
   processor: string;
   baseUrl?: string;
   tokenUrl?: string;
   clientId?: string;
+  /** "basic" (default) or "body" (client id, and secret if any, in the token request's form). */
+  clientAuth?: string;
   /** Blank: keep the stored one. */
   clientSecret?: string;
+  /** With "body" auth: the PSP issued no secret; a stored one is removed and none is sent. */
+  noClientSecret?: boolean;
+  /** The token request's scopes: "default" (the API Pix operations'), "none", or "custom" (`scope`). */
+  scopeMode?: string;
+  scope?: string;
   /** An uploaded certificate: PEM text (certificate, maybe with its key) or a PKCS#12 bundle. */
   certificate?: Uint8Array | null;
   /** An uploaded PEM private key (when the certificate file has none). */
@@ -57,6 +65,13 @@ export type PspSettingsView = {
   baseUrl: string;
   tokenUrl: string;
   clientId: string;
+  clientAuth: ClientAuth;
+  scopeMode: ScopeMode;
+  /** The custom scopes (scopeMode "custom"), else "". */
+  scope: string;
+  /** The default scopes, and those Efí's Pix Envio adds (shown beside the choice). */
+  defaultScope: string;
+  efiScope: string;
   pixKey: string;
   payoutEfi: boolean;
   payoutPayerKey: string;
@@ -70,12 +85,22 @@ export type PspSettingsView = {
   updatedAt: Date | null;
 };
 
+export type ScopeMode = "default" | "none" | "custom";
+const SCOPE_MODES: readonly ScopeMode[] = ["default", "none", "custom"];
+/** Scope tokens (RFC 6749 §3.3: printable ASCII but space, quote and backslash), space-separated. */
+const SCOPE_RE = /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/;
+
 export function settingsView(row: PspConfigRow | null): PspSettingsView {
   return {
     processor: (row?.processor as PixProcessorName) ?? "sandbox",
     baseUrl: row?.baseUrl ?? "",
     tokenUrl: row?.tokenUrl ?? "",
     clientId: row?.clientId ?? "",
+    clientAuth: (row?.clientAuth as ClientAuth | undefined) ?? "basic",
+    scopeMode: row?.scope == null ? "default" : row.scope === "" ? "none" : "custom",
+    scope: row?.scope ?? "",
+    defaultScope: DEFAULT_API_PIX_SCOPE,
+    efiScope: EFI_PIX_SEND_SCOPE,
     pixKey: row?.pixKey ?? "",
     payoutEfi: row?.payoutProvider === "efi",
     payoutPayerKey: row?.payoutPayerKey ?? "",
@@ -144,8 +169,24 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
   const tokenUrl = httpsUrl(input.tokenUrl, "tokenUrl", "URL do token", errors);
   const clientId = (input.clientId ?? "").trim();
   if (!clientId || clientId.length > 200) errors.push({ field: "clientId", message: "Informe o client id." });
+  const clientAuth = (input.clientAuth || "basic") as ClientAuth;
+  if (!CLIENT_AUTHS.includes(clientAuth)) errors.push({ field: "clientAuth", message: "Escolha como o cliente se autentica." });
   const clientSecret = input.clientSecret ?? "";
-  if (!clientSecret && !existing?.clientSecretEnc) errors.push({ field: "clientSecret", message: "Informe o client secret." });
+  const noSecret = clientAuth === "body" && input.noClientSecret === true;
+  if (noSecret && clientSecret) errors.push({ field: "clientSecret", message: "Deixe o client secret em branco, ou desmarque “O PSP não emitiu client secret”." });
+  if (clientAuth === "basic" && !clientSecret && !existing?.clientSecretEnc) {
+    errors.push({ field: "clientSecret", message: "Informe o client secret (ou escolha “client_id no corpo”, se o PSP não emitiu um secret)." });
+  }
+  const scopeMode = (input.scopeMode || "default") as ScopeMode;
+  let scope: string | null = null;
+  if (!SCOPE_MODES.includes(scopeMode)) errors.push({ field: "scopeMode", message: "Escolha os escopos." });
+  else if (scopeMode === "none") scope = "";
+  else if (scopeMode === "custom") {
+    scope = (input.scope ?? "").trim().split(/\s+/).filter(Boolean).join(" ");
+    if (!scope || scope.length > 500 || !SCOPE_RE.test(scope)) {
+      errors.push({ field: "scope", message: "Informe os escopos separados por espaço (ex.: cob.write cob.read pix.write pix.read webhook.write webhook.read)." });
+    }
+  }
   if (clientSecret.length > 1000) errors.push({ field: "clientSecret", message: "Client secret longo demais." });
   const key = parsePixKey((input.pixKey ?? "").trim());
   if (!key.ok) errors.push({ field: "pixKey", message: key.message });
@@ -219,7 +260,7 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
   if (material) {
     try {
       const certificate = clientCertificateFrom(material, new URL(baseUrl!).host);
-      new ApiPixClient({ baseUrl: baseUrl!, tokenUrl: tokenUrl!, clientId, clientSecret: clientSecret || "x", certificate, caPem: caPem ?? existing?.caPem ?? undefined }).close();
+      new ApiPixClient({ baseUrl: baseUrl!, tokenUrl: tokenUrl!, clientId, clientSecret: clientSecret || "x", clientAuth: "basic", certificate, caPem: caPem ?? existing?.caPem ?? undefined }).close();
     } catch (e) {
       if (e instanceof ApiPixError) throw new ServiceError("validation_error", e.message, [{ field: "certificate", message: e.message }]);
       throw e;
@@ -231,7 +272,9 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
     baseUrl,
     tokenUrl,
     clientId,
-    ...(clientSecret ? { clientSecretEnc: sealSecret(companyId, "clientSecret", clientSecret) } : {}),
+    clientAuth,
+    scope,
+    ...(noSecret ? { clientSecretEnc: null } : clientSecret ? { clientSecretEnc: sealSecret(companyId, "clientSecret", clientSecret) } : {}),
     ...(cert ?? {}),
     ...(!upload && password ? { pkcs12PasswordEnc: sealSecret(companyId, "pkcs12Password", password) } : {}),
     ...(caPem !== undefined ? { caPem } : {}),
@@ -283,13 +326,25 @@ export async function testPspConnection(ctx: Pick<ServiceContext, "account">): P
     client = new ApiPixClient(clientConfigOf(row));
     const { webhook } = await client.testConnection(row.pixKey!);
     const expected = webhookUrlFor(row.webhookToken);
-    return { ok: true, webhookUrl: webhook?.webhookUrl ?? null, webhookMatches: webhook?.webhookUrl === expected, expectedWebhookUrl: expected };
+    return { ok: true, webhookUrl: webhook?.webhookUrl ?? null, webhookMatches: sameWebhookUrl(webhook?.webhookUrl, expected), expectedWebhookUrl: expected };
   } catch (e) {
     if (e instanceof ApiPixError) return { ok: false, code: e.code, message: e.message };
     getLogger().error({ component: "api-pix", account: ctx.account.id, err: e instanceof Error ? e.name : "error" }, "api-pix connection test failed");
     return { ok: false, code: "internal", message: "Não foi possível testar a conexão (erro interno)." };
   } finally {
     client?.close();
+  }
+}
+
+/** The registered URL read back: PSPs may add a trailing slash or write the host in capitals. */
+function sameWebhookUrl(registered: string | undefined, expected: string): boolean {
+  if (!registered) return false;
+  try {
+    const a = new URL(registered);
+    const b = new URL(expected);
+    return a.origin === b.origin && a.pathname.replace(/\/+$/, "") === b.pathname.replace(/\/+$/, "") && a.search === b.search;
+  } catch {
+    return false;
   }
 }
 

@@ -17,10 +17,14 @@ export function PspSettingsForm({ view }: { view: View }) {
     baseUrl: view.baseUrl,
     tokenUrl: view.tokenUrl,
     clientId: view.clientId,
+    scope: view.scope,
     pixKey: view.pixKey,
     payoutPayerKey: view.payoutPayerKey,
   });
   const [payoutEfi, setPayoutEfi] = useState<boolean>(view.payoutEfi);
+  const [clientAuth, setClientAuth] = useState<string>(view.clientAuth);
+  const [noClientSecret, setNoClientSecret] = useState<boolean>(view.clientAuth === "body" && !view.hasClientSecret);
+  const [scopeMode, setScopeMode] = useState<string>(view.scopeMode);
   const formRef = useRef<HTMLFormElement>(null);
   // Secrets and files are cleared once saved (never kept in the page); the other fields stay as typed.
   useEffect(() => {
@@ -36,7 +40,7 @@ export function PspSettingsForm({ view }: { view: View }) {
   };
   const errors = state.status === "error" ? state.fieldErrors : undefined;
   const err = (f: string) => <FieldErrorText errors={errors} name={f} />;
-  const text = (name: string, label: string, hint?: string, type = "text") => (
+  const text = (name: string, label: string, hint?: string, type = "text", required = processor === "api-pix") => (
     <div className={ui.field}>
       <label htmlFor={name}>{label}</label>
       <input
@@ -47,7 +51,7 @@ export function PspSettingsForm({ view }: { view: View }) {
         onChange={(e) => setFields((v) => ({ ...v, [name]: e.target.value }))}
         className={ui.input}
         autoComplete="off"
-        required={processor === "api-pix"}
+        required={required}
         aria-invalid={errors?.[name] ? true : undefined}
         aria-describedby={errors?.[name] ? `${name}-error` : hint ? `${name}-hint` : undefined}
       />
@@ -70,13 +74,14 @@ export function PspSettingsForm({ view }: { view: View }) {
       )}
     </div>
   );
-  const secret = (name: string, label: string, stored: boolean) => (
+  const secret = (name: string, label: string, stored: boolean, disabled = false) => (
     <div className={ui.field}>
       <label htmlFor={name}>{label}</label>
       <input
         id={name}
         name={name}
         type="password"
+        disabled={disabled}
         className={ui.input}
         autoComplete="new-password"
         placeholder={stored ? "•••••••• (guardado; deixe em branco para manter)" : ""}
@@ -103,7 +108,47 @@ export function PspSettingsForm({ view }: { view: View }) {
             {text("baseUrl", "URL da API Pix", "Ex.: https://pix.seubanco.com.br/api/v2")}
             {text("tokenUrl", "URL do token (OAuth2)", "Ex.: https://pix.seubanco.com.br/oauth/token")}
             {text("clientId", "Client id")}
-            {secret("clientSecret", "Client secret", view.hasClientSecret)}
+            {secret("clientSecret", "Client secret", view.hasClientSecret && !noClientSecret, clientAuth === "body" && noClientSecret)}
+          </div>
+          <div className={`${ui.grid} ${ui.grid2}`}>
+            <div className={ui.field}>
+              <label htmlFor="clientAuth">Autenticação do cliente no token</label>
+              <select id="clientAuth" name="clientAuth" value={clientAuth} onChange={(e) => setClientAuth(e.target.value)} className={ui.select} aria-describedby="clientAuth-hint">
+                <option value="basic">HTTP Basic com client id e secret (a maioria dos PSPs)</option>
+                <option value="body">client_id no corpo da requisição (ex.: Sicoob)</option>
+              </select>
+              {err("clientAuth") ?? (
+                <span id="clientAuth-hint" className={ui.hint}>
+                  {clientAuth === "body"
+                    ? "O client id (e o secret, se houver) vai no corpo do pedido de token e no cabeçalho client_id de cada chamada."
+                    : "Como pede o padrão OAuth2 (client_secret_basic)."}
+                </span>
+              )}
+              {clientAuth === "body" && (
+                <label style={{ display: "flex", gap: 8, alignItems: "center", fontWeight: "normal" }}>
+                  <input type="checkbox" name="noClientSecret" checked={noClientSecret} onChange={(e) => setNoClientSecret(e.target.checked)} />O PSP não emitiu client secret (o
+                  certificado identifica a aplicação)
+                </label>
+              )}
+            </div>
+            <div className={ui.field}>
+              <label htmlFor="scopeMode">Escopos pedidos no token</label>
+              <select id="scopeMode" name="scopeMode" value={scopeMode} onChange={(e) => setScopeMode(e.target.value)} className={ui.select} aria-describedby="scopeMode-hint">
+                <option value="default">Os da API Pix (padrão)</option>
+                <option value="custom">Personalizados</option>
+                <option value="none">Nenhum (o PSP concede os da aplicação)</option>
+              </select>
+              {err("scopeMode") ?? (
+                <span id="scopeMode-hint" className={ui.hint}>
+                  {scopeMode === "default"
+                    ? `Pede: ${payoutEfi ? `${view.defaultScope} ${view.efiScope}` : view.defaultScope}.`
+                    : scopeMode === "none"
+                      ? "O pedido de token não leva scope: só para PSPs que recusam o parâmetro."
+                      : "Separados por espaço, como o PSP os nomeia."}
+                </span>
+              )}
+              {scopeMode === "custom" && text("scope", "Escopos", "Ex.: cob.write cob.read pix.write pix.read webhook.write webhook.read", "text", true)}
+            </div>
           </div>
           <div className={`${ui.grid} ${ui.grid2}`}>
             {file("certificate", "Certificado do cliente", view.certificate ? "Já enviado; envie outro só para trocar (.pem/.crt ou .p12/.pfx)." : "Emitido pelo PSP: .pem/.crt (com ou sem a chave) ou .p12/.pfx.")}
