@@ -21,7 +21,15 @@ import { allowedMethodsOf } from "./api-routes";
  * - serves an API path with a trailing slash as the path without it (`/api/v1/transactions/` is
  *   `/api/v1/transactions`, query kept): Next would answer it with a 308 and a plain-text body, which a
  *   client that does not follow redirects on a POST cannot read. Done here, before Next routes the
- *   request, so that pages keep Next's own redirect and the API's hot path pays one `endsWith`.
+ *   request, so that pages keep Next's own redirect and the API's hot path pays one `endsWith`;
+ * - serves a path with a malformed percent-escape (`%FF`, `%C3` alone: not UTF-8; `%ZZ`: not hex) as
+ *   the path that names those characters literally (`/api/v1/transactions/%FF` reaches the app as
+ *   `/api/v1/transactions/%25FF`, whose id reads `%FF`). Next decodes a dynamic segment before any of
+ *   our code runs and answered such a path with a bare `500 Internal Server Error` in plain text, with
+ *   no request id and no log line; read literally, the path gets what any other id that names nothing
+ *   gets: the route's 404 `not_found` (after its 401 without credentials) in the one error body, with
+ *   X-Request-Id and the request logged, or the hosted checkout's "Pagamento não encontrado" page.
+ *   Only the segments that do not decode change; the others (`%C3%A3`, `%2F`) are left as sent.
  *
  * `http.server.request.start` is published synchronously just before the server emits `request`.
  */
@@ -137,12 +145,44 @@ export function apiTargetWithoutTrailingSlash(target: string): string | null {
   return path.replace(/\/+$/, "") + (q === -1 ? "" : target.slice(q));
 }
 
+/** A path segment that decodeURIComponent (as Next decodes a dynamic segment) refuses. */
+function undecodable(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The request target with every `%` of a path segment that does not decode written as `%25`, so that
+ * the segment names its characters literally; query kept. Null when there is nothing to change (the
+ * hot path: a path without `%` pays one `indexOf`).
+ */
+export function targetWithLiteralBadEscapes(target: string): string | null {
+  const q = target.indexOf("?");
+  const path = q === -1 ? target : target.slice(0, q);
+  if (!path.includes("%")) return null;
+  const segments = path.split("/");
+  let changed = false;
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i].includes("%") && undecodable(segments[i])) {
+      segments[i] = segments[i].replace(/%/g, "%25");
+      changed = true;
+    }
+  }
+  return changed ? segments.join("/") + (q === -1 ? "" : target.slice(q)) : null;
+}
+
 export function installRequestGuard(): void {
   if (g.__araraRequestGuard) return;
   const state = (g.__araraRequestGuard = { servers: new WeakSet<Server>() });
   dc.subscribe("http.server.request.start", (message) => {
     const { request, server } = message as { request: IncomingMessage; server: Server };
     request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
+    const readable = targetWithLiteralBadEscapes(request.url ?? "");
+    if (readable !== null) request.url = readable;
     const target = apiTargetWithoutTrailingSlash(request.url ?? "");
     if (target !== null) request.url = target;
     if (!state.servers.has(server)) {

@@ -153,3 +153,36 @@ describe("an API path with a trailing slash is the same path", () => {
     }
   });
 });
+
+describe("a path with a malformed percent-escape names its characters literally", () => {
+  it("reaches the app with the undecodable segments' % written %25, so every segment decodes as Next decodes it", async () => {
+    for (const [method, path, expected] of [
+      ["GET", "/api/v1/transactions/%FF", "/api/v1/transactions/%25FF"],
+      ["GET", "/api/v1/cashOut/%C3", "/api/v1/cashOut/%25C3"],
+      ["GET", "/v1/transactions/%FF", "/v1/transactions/%25FF"],
+      ["GET", "/api/v1/transactions/%ZZ?x=%FF", "/api/v1/transactions/%25ZZ?x=%FF"],
+      ["POST", "/api/v1/transactions/%FF/refund", "/api/v1/transactions/%25FF/refund"],
+      ["GET", "/checkout/%FF", "/checkout/%25FF"],
+      ["GET", "/checkout/%C3%A3%FF/status", "/checkout/%25C3%25A3%25FF/status"],
+      // A trailing slash is still dropped on the API.
+      ["GET", "/api/v1/transactions/%FF/", "/api/v1/transactions/%25FF"],
+    ] as const) {
+      seen.length = 0;
+      const res = await request(method, path, method === "POST" ? "{}" : undefined);
+      expect(res.status, `${method} ${path}`).toBe(200);
+      expect(seen).toEqual([`${method} ${expected}`]);
+      for (const segment of expected.split("?")[0].split("/")) expect(() => decodeURIComponent(segment)).not.toThrow();
+    }
+  });
+
+  it("segments that decode are left as sent, and the 405 of a known API path still holds", async () => {
+    for (const path of ["/api/v1/transactions/%31%32", "/checkout/%C3%A3", "/api/v1/transactions/a%2Fb", "/v1/transactions/1"]) {
+      seen.length = 0;
+      await request("GET", path);
+      expect(seen).toEqual([`GET ${path}`]);
+    }
+    const res = await request("DELETE", "/api/v1/transactions/%FF");
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("GET, HEAD, OPTIONS");
+  });
+});

@@ -8,6 +8,8 @@
  * - a known API path with a method its route does not take: 405 with the route's Allow and the error body;
  * - an API path with a trailing slash is served as without it (Next used to answer a 308 in plain text);
  *   pages keep Next's redirect;
+ * - a path with a malformed percent-escape (%FF, %C3 alone, %ZZ): the route's 401/404 in the error body
+ *   with X-Request-Id and a log line, or the checkout's not-found page (Next used to answer a bare 500);
  * - X-Forwarded-For from a client is ignored (no TRUSTED_PROXIES): rotating it escapes no limit;
  * - card tokenization per address, counted across instances;
  * - sign-in: a stranger's wrong passwords lock the stranger out, not the owner, on either instance;
@@ -172,6 +174,40 @@ describe(`abuse protections on the running app (${onPostgres ? "two instances, P
       const page = await request(instance(0), "GET", path);
       expect(page.status, path).toBe(308);
       expect(page.headers.location, path).toBe(path.slice(0, -1));
+    }
+  });
+
+  it("answers a path with a malformed percent-escape as the path naming those characters: 401/404 in the error body, logged; the checkout's not-found page", async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`${DEMO.secretKey}:`).toString("base64")}`, "content-type": "application/json" };
+    const cases: [string, string, Record<string, string>, number, string][] = [
+      ["GET", "/api/v1/transactions/%FF", auth, 404, "not_found"],
+      ["GET", "/api/v1/cashOut/%C3", auth, 404, "not_found"],
+      ["GET", "/v1/transactions/%FF", auth, 404, "not_found"],
+      ["GET", "/api/v1/transactions/%ZZ", auth, 404, "not_found"],
+      ["GET", "/api/v1/nope%FF", auth, 404, "not_found"],
+      ["POST", "/api/v1/transactions/%FF/refund", auth, 404, "not_found"],
+      ["POST", "/v1/transactions/%FF/refund", auth, 404, "not_found"],
+      ["GET", "/api/v1/transactions/%FF", {}, 401, "unauthorized"],
+      ["POST", "/api/v1/transactions/%FF/refund", { "content-type": "application/json" }, 401, "unauthorized"],
+    ];
+    for (const [method, path, headers, status, code] of cases) {
+      const res = await request(instance(0), method, path, { headers, body: method === "POST" ? "{}" : undefined });
+      const what = `${method} ${path} ${headers.authorization ? "with" : "without"} a key: ${res.text.slice(0, 200)}`;
+      expect(res.status, what).toBe(status);
+      expect(res.headers["content-type"], what).toContain("application/json");
+      expect(res.json, what).toMatchObject({ success: false, status, code });
+      const requestId = String(res.headers["x-request-id"]);
+      expect(res.json.requestId, what).toBe(requestId);
+      // The request is logged under its id.
+      await expect.poll(() => instance(0).logs().includes(requestId), { timeout: 5_000 }).toBe(true);
+    }
+    // The hosted checkout: its own "payment not found" page, in Portuguese.
+    for (const path of ["/checkout/%FF", "/checkout/%C3", "/checkout/%ZZ"]) {
+      const res = await request(instance(0), "GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers["content-type"], path).toContain("text/html");
+      expect(res.text, path).toContain("Pagamento não encontrado");
+      expect(res.headers["content-security-policy"], path).toBeDefined();
     }
   });
 
