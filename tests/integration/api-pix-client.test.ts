@@ -522,7 +522,7 @@ describe("refunds (devolução)", () => {
       await new Promise((r) => setTimeout(r, 25));
       const d = await client.getDevolucao(pix.endToEndId, id);
       status = d.status;
-      liquidacao = d.horario.liquidacao;
+      liquidacao = d.horario?.liquidacao;
     }
     expect(status).toBe("DEVOLVIDO");
     expect(liquidacao).toBeDefined();

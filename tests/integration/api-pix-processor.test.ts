@@ -228,6 +228,54 @@ describe("charge at the PSP", () => {
     expect(t.pixEnd2end).toBe(paid.endToEndId);
   });
 
+  it("a PSP that strays from the spec where no money is decided: offsetless times (Brasília), a MED devolução, long texts: still paid, at the right instant", async () => {
+    const acc = await configuredAccount();
+    const charge = await createCharge(acc.secretKey);
+    const txid = await txidOf(charge.id);
+    const paid = await psp.pay(txid, { notify: "drop" });
+    const brasilia = (iso: string) => new Date(Date.parse(iso) - 3 * 3_600_000).toISOString().slice(0, 19); // no offset, no ms
+    const med = { id: "MED/fraude 1", rtrId: "D1", valor: "0.01", natureza: "MED_FRAUDE", status: "EM_ANALISE", motivo: "m".repeat(300), horario: { solicitacao: "hoje" } };
+    const stray = (p: Record<string, unknown>) => ({ ...p, horario: brasilia(String(p.horario)), infoPagador: "i".repeat(400), devolucoes: [med] });
+    psp.setAnswerRewrite((_m, _path, body) => {
+      const b = body as Record<string, unknown>;
+      if (Array.isArray(b.pix)) b.pix = (b.pix as Record<string, unknown>[]).map(stray);
+      if (typeof b.endToEndId === "string") return stray(b);
+      if (b.calendario) (b.calendario as Record<string, unknown>).criacao = brasilia(String((b.calendario as Record<string, unknown>).criacao));
+      return b;
+    });
+    try {
+      const r = await reconcileApiPix({ now: new Date() });
+      expect(r.errors).toBe(0);
+    } finally {
+      psp.setAnswerRewrite(null);
+    }
+    const t = await txRow(charge.id);
+    expect(t.status).toBe("paid");
+    expect(t.pixEnd2end).toBe(paid.endToEndId);
+    expect(t.paidAt!.getTime()).toBe(Math.floor(Date.parse(paid.horario) / 1000) * 1000);
+  });
+
+  it("a cob status outside the spec: not paid, not final, checked again, logged once", async () => {
+    const acc = await configuredAccount();
+    const charge = await createCharge(acc.secretKey);
+    await getDb().update(pspCharges).set({ nextCheckAt: new Date(0) }).where(eq(pspCharges.transactionId, charge.id));
+    const from = logLines.length;
+    psp.setAnswerRewrite((_m, path, body) => (path.startsWith("/cob/") ? { ...(body as object), status: "EM_ANALISE_PELO_PSP" } : body));
+    try {
+      const now = new Date();
+      expect((await reconcileApiPix({ now })).errors).toBe(0);
+      const [pc] = await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, charge.id));
+      expect(pc.status).toBe("pending");
+      expect(pc.nextCheckAt.getTime()).toBeGreaterThan(now.getTime());
+      await getDb().update(pspCharges).set({ nextCheckAt: new Date(0) }).where(eq(pspCharges.transactionId, charge.id));
+      expect((await reconcileApiPix({ now })).errors).toBe(0);
+    } finally {
+      psp.setAnswerRewrite(null);
+    }
+    expect(logLines.slice(from).filter((l) => l.includes("EM_ANALISE_PELO_PSP"))).toHaveLength(1);
+    expect((await txRow(charge.id)).status).toBe("pending");
+  });
+
   it("two reconciliation runs at once: each payment is applied once", async () => {
     const acc = await configuredAccount();
     const charges = [await createCharge(acc.secretKey), await createCharge(acc.secretKey), await createCharge(acc.secretKey)];

@@ -15,7 +15,15 @@
  * - Request bodies are strict objects: a property the spec does not define is a bug in the sender
  *   (a misspelt optional field would otherwise be silently ignored by the PSP).
  * - Responses are loose: the spec lets PSPs add fields at any time ("Adição de novos campos em
- *   respostas"), and a client must not break on them.
+ *   respostas"), and a client must not break on them ("Clientes devem estar preparados para lidar
+ *   com essas mudanças sem quebrar"). Only what decides money is read strictly: a Pix's endToEndId,
+ *   valor and horario, a cob's txid, valor and calendario, our own devolução's id, valor and status.
+ *   The rest (names, texts, rtrId, ids of devoluções the PSP made itself, infoPagador, lengths) is
+ *   read as any text or left out, and an item of a list that fails is dropped, not the whole answer.
+ *   Status values outside the enumerations are read as text: an unknown cob status is "not paid, not
+ *   final" to the caller (api-pix-sync.ts keeps checking and logs it).
+ * - Date-times in responses are read leniently (pspDateTimeSchema): lowercase "t"/"z", a space for
+ *   "T", an offset without colon, and no offset at all, which is read as Brasília time (-03:00).
  */
 import { z } from "zod";
 
@@ -47,8 +55,51 @@ export const valorSchema = z.string().regex(VALOR_REGEX, 'must be a decimal stri
 export const cpfSchema = z.string().regex(CPF_REGEX, "cpf must be 11 digits");
 export const cnpjSchema = z.string().regex(CNPJ_REGEX, "cnpj must be 14 digits");
 export const chaveSchema = z.string().min(1).max(CHAVE_MAX_LENGTH);
-/** RFC 3339 date-time: "2020-09-09T20:15:00.358Z" or with an offset ("-03:00"). */
+/** RFC 3339 date-time: "2020-09-09T20:15:00.358Z" or with an offset ("-03:00"). What requests carry. */
 export const dateTimeSchema = z.iso.datetime({ offset: true });
+
+const LENIENT_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A date-time as PSPs send it, normalised to RFC 3339 ("2020-09-09T20:15:00.358Z",
+ * "2020-09-09T17:15:00-03:00"): "t" and "z" in lowercase, a space for "T", an offset without colon
+ * ("-0300"), and no offset at all, which some PSPs send: that is read as Brasília time (-03:00, no
+ * daylight saving since 2019), the time zone of the Pix arrangement, never as the server's local
+ * time. Returns null for anything else or an impossible date.
+ */
+export function normalizePspDateTime(text: string): string | null {
+  const m = LENIENT_DATE_TIME.exec(text.trim());
+  if (!m) return null;
+  const time = m[2].length === 5 ? `${m[2]}:00` : m[2];
+  let offset = m[3] ?? "-03:00";
+  if (offset === "z") offset = "Z";
+  else if (offset.length === 5) offset = `${offset.slice(0, 3)}:${offset.slice(3)}`;
+  const out = `${m[1]}T${time}${offset}`;
+  return Number.isNaN(Date.parse(out)) || !dateTimeSchema.safeParse(out).success ? null : out;
+}
+
+/** A date-time in a response, normalised (normalizePspDateTime); refused when it is not one. */
+export const pspDateTimeSchema = z.string().transform((text, ctx) => {
+  const out = normalizePspDateTime(text);
+  if (out === null) {
+    ctx.addIssue({ code: "custom", message: "not a date-time" });
+    return z.NEVER;
+  }
+  return out;
+});
+
+/**
+ * A list in a response whose items are read one by one: an item that does not parse is dropped
+ * (the rest of the answer still counts). Used where each item is worth something on its own.
+ */
+function lenientArray<T extends z.ZodType>(item: T) {
+  return z.array(z.unknown()).transform((items) => items.flatMap((i) => {
+    const r = item.safeParse(i);
+    return r.success ? [r.data as z.output<T>] : [];
+  }));
+}
+/** Any text, or nothing: a field that is read for display or not at all. */
+const anyText = z.string().optional().catch(undefined);
 const httpUrlSchema = z.url({ protocol: /^https?$/ });
 
 /** Status of the charge record (CobrancaStatus); it does not say whether the charge has expired. */
@@ -141,33 +192,67 @@ export type PixConsultaQuery = z.input<typeof pixConsultaQuerySchema>;
 
 // ---- responses -----------------------------------------------------------------------------------
 
-/** Devolucao: a refund of a received Pix. */
+/**
+ * Devolucao: one of OUR refunds (`PUT|GET /pix/{e2eid}/devolucao/{id}`), whose id, valor and status
+ * decide money: these are strict (an unknown status fails the read, and the refund is read again
+ * later: never booked on a status Arara does not know). The rest is read leniently.
+ */
 export const devolucaoSchema = z.looseObject({
   id: devolucaoIdSchema,
-  rtrId: rtrIdSchema,
+  /** The return's end-to-end id; not money, and some PSPs send it late or longer: any text. */
+  rtrId: anyText,
   valor: valorSchema,
   /** DevolucaoNatureza; new values may be added to the enumeration, so any text is read. */
-  natureza: z.string().optional(),
-  descricao: z.string().max(140).optional(),
-  horario: z.looseObject({
-    solicitacao: dateTimeSchema.optional(),
-    liquidacao: dateTimeSchema.optional(),
-  }),
+  natureza: anyText,
+  descricao: anyText,
+  horario: z
+    .looseObject({
+      solicitacao: pspDateTimeSchema.optional().catch(undefined),
+      liquidacao: pspDateTimeSchema.optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
   status: devolucaoStatusSchema,
-  motivo: z.string().max(140).optional(),
+  motivo: anyText,
 });
 export type Devolucao = z.infer<typeof devolucaoSchema>;
 
-/** Pix: a payment received. */
+/**
+ * A devolução listed in a Pix (`Pix.devolucoes`): ours, or one the PSP made itself (a MED return,
+ * with its own id and natureza). Nothing in it is trusted to decide money as it is: a caller that
+ * finds one of its own re-reads it with devolucaoSchema. Any text everywhere.
+ */
+export const devolucaoListadaSchema = z.looseObject({
+  id: z.string(),
+  rtrId: anyText,
+  valor: z.string(),
+  natureza: anyText,
+  descricao: anyText,
+  horario: z.looseObject({ solicitacao: anyText, liquidacao: anyText }).optional().catch(undefined),
+  status: z.string(),
+  motivo: anyText,
+});
+export type DevolucaoListada = z.infer<typeof devolucaoListadaSchema>;
+
+/**
+ * Pix: a payment received. endToEndId, valor and horario decide money (strict; horario in any of the
+ * forms pspDateTimeSchema reads). txid names the charge: any text up to 35 is read ("" as none), since
+ * it is only ever compared with our own txids. The rest is lenient, and a devolução of the list that
+ * does not parse is dropped.
+ */
 export const pixSchema = z.looseObject({
   endToEndId: e2eidSchema,
-  txid: pixTxidSchema.optional(),
+  txid: z
+    .string()
+    .max(35)
+    .optional()
+    .transform((t) => (t === "" ? undefined : t)),
   valor: valorSchema,
-  componentesValor: z.looseObject({}).optional(),
-  chave: chaveSchema.optional(),
-  horario: dateTimeSchema,
-  infoPagador: z.string().max(140).optional(),
-  devolucoes: z.array(devolucaoSchema).optional(),
+  componentesValor: z.unknown().optional(),
+  chave: anyText,
+  horario: pspDateTimeSchema,
+  infoPagador: anyText,
+  devolucoes: lenientArray(devolucaoListadaSchema).optional().catch(undefined),
 });
 export type Pix = z.infer<typeof pixSchema>;
 
@@ -176,34 +261,36 @@ export type Pix = z.infer<typeof pixSchema>;
  * `loc`, so only `id` and `location` are required here.
  */
 export const payloadLocationSchema = z.looseObject({
-  id: z.int(),
-  location: z.string().max(CHAVE_MAX_LENGTH),
-  tipoCob: z.enum(["cob", "cobv"]).optional(),
-  criacao: dateTimeSchema.optional(),
+  id: z.union([z.int(), z.string()]).optional(),
+  location: z.string(),
+  tipoCob: anyText,
+  criacao: anyText,
 });
 
 /** CobGerada: the answer to `PUT /cob/{txid}`. */
 export const cobGeradaSchema = z.looseObject({
-  calendario: z.looseObject({ criacao: dateTimeSchema, expiracao: z.int() }),
+  calendario: z.looseObject({ criacao: pspDateTimeSchema, expiracao: z.int() }),
   txid: txidSchema,
-  revisao: z.int().min(0),
-  loc: payloadLocationSchema.optional(),
+  revisao: z.int().min(0).optional().catch(undefined),
+  loc: payloadLocationSchema.optional().catch(undefined),
   /** The payload location without scheme ("pix.example.com/qr/v2/..."), the BR Code's field 26-25. */
-  location: z.string().max(CHAVE_MAX_LENGTH).optional(),
-  status: cobStatusSchema,
-  devedor: devedorResponseSchema.optional(),
-  valor: z.looseObject({ original: valorSchema, modalidadeAlteracao: z.int().min(0).max(1).optional() }),
-  chave: chaveSchema,
-  solicitacaoPagador: z.string().max(140).optional(),
-  infoAdicionais: z.array(z.looseObject(infoAdicionalShape)).optional(),
-  /** The BR Code (optional in the spec since 2.6.0). */
+  location: anyText,
+  /** CobrancaStatus; a value outside COB_STATUSES is read as text (not paid, not final: api-pix-sync.ts). */
+  status: z.string(),
+  devedor: devedorResponseSchema.optional().catch(undefined),
+  valor: z.looseObject({ original: valorSchema, modalidadeAlteracao: z.unknown().optional() }),
+  chave: z.string(),
+  solicitacaoPagador: anyText,
+  infoAdicionais: z.unknown().optional(),
+  /** The BR Code (optional in the spec since 2.6.0); checked by the client (pixCopiaEColaProblem). */
   pixCopiaECola: z.string().max(PIX_COPIA_E_COLA_MAX_LENGTH).optional(),
 });
 export type CobGerada = z.infer<typeof cobGeradaSchema>;
 
 /** CobCompleta: `GET /cob/{txid}`, with the Pix received for the charge (txid of 26 to 35 there). */
 export const cobCompletaSchema = cobGeradaSchema.extend({
-  pix: z.array(pixSchema.extend({ txid: txidSchema.optional() })).optional(),
+  /** Strict per Pix: a Pix of the charge that does not read fails the read (tried again later), never dropped. */
+  pix: z.array(pixSchema).optional(),
 });
 export type CobCompleta = z.infer<typeof cobCompletaSchema>;
 
@@ -221,11 +308,12 @@ export const paginacaoSchema = z.looseObject({
  */
 export const pixConsultadosSchema = z.looseObject({
   parametros: z.looseObject({
-    inicio: dateTimeSchema,
-    fim: dateTimeSchema,
+    inicio: anyText,
+    fim: anyText,
     paginacao: paginacaoSchema,
   }),
-  pix: z.array(pixSchema).default([]),
+  /** A Pix that does not read is dropped from the page (GET /cob of each charge is the authority). */
+  pix: lenientArray(pixSchema).default([]),
 });
 export type PixConsultados = z.infer<typeof pixConsultadosSchema>;
 
@@ -235,9 +323,9 @@ export type PixConsultados = z.infer<typeof pixConsultadosSchema>;
  */
 export const webhookCompletoSchema = z.looseObject({
   webhookUrl: z.string().min(1),
-  chave: chaveSchema.optional(),
-  cnpj: cnpjSchema.optional(),
-  criacao: dateTimeSchema,
+  chave: anyText,
+  cnpj: anyText,
+  criacao: anyText,
 });
 export type WebhookCompleto = z.infer<typeof webhookCompletoSchema>;
 

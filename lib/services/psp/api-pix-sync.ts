@@ -34,7 +34,7 @@ import { openDuplicateReturn, syncRefund, type PspRefundRow } from "./api-pix-re
 import type { Account } from "@/lib/services/context";
 import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { valorToCents } from "@/lib/processors/api-pix/helpers";
-import type { CobCompleta, Pix } from "@/lib/processors/api-pix/schemas";
+import { COB_STATUSES, type CobCompleta, type Pix } from "@/lib/processors/api-pix/schemas";
 
 export type PspChargeRow = typeof pspCharges.$inferSelect;
 export type PixDecision = "paid" | "paid_after_expiry" | "amount_mismatch" | "duplicate";
@@ -60,9 +60,17 @@ export function nextCheckDelayMs(charge: Pick<PspChargeRow, "createdAt" | "expir
 
 export type SyncResult = { status: PspChargeRow["status"]; decisions: { e2eid: string; decision: PixDecision }[] };
 
+/** Cob statuses outside the spec's enumeration met so far (each logged once per process). */
+const unknownCobStatuses = new Set<string>();
+
 /** Re-reads one charge at the PSP and acts on what the PSP says. */
 export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now: Date = new Date()): Promise<SyncResult> {
   const cob: CobCompleta = await client.getCob(charge.txid);
+  if (!(COB_STATUSES as readonly string[]).includes(cob.status) && !unknownCobStatuses.has(cob.status)) {
+    // Not paid, not final: the charge is polled as an ATIVA one (a Pix is decided only on CONCLUIDA).
+    unknownCobStatuses.add(cob.status);
+    getLogger().warn({ component: "api-pix", account: charge.companyId, transaction: charge.transactionId, cobStatus: cob.status.slice(0, 40) }, "api-pix: a cob status outside the spec: read as not paid, not final (checked again)");
+  }
   const received = [...(cob.pix ?? [])].sort((a, b) => Date.parse(a.horario) - Date.parse(b.horario) || a.endToEndId.localeCompare(b.endToEndId));
   const decisions: SyncResult["decisions"] = [];
   const returns: PspRefundRow[] = [];

@@ -9,7 +9,7 @@ import { getLogger } from "@/lib/logger";
 import { clientFor, incompleteReason, pspConfigByWebhookToken } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { openRefundsOf, applyDevolucao } from "./api-pix-refunds";
-import { E2EID_REGEX } from "@/lib/processors/api-pix/schemas";
+import { devolucaoSchema, E2EID_REGEX } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, syncCharge } from "./api-pix-sync";
 
 /** What is read of the body: end-to-end ids (at most 100). Anything else in it is ignored. */
@@ -43,8 +43,11 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
         }
       }
       for (const refund of await openRefundsOf(config.companyId, e2eid)) {
-        const dev = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
-        if (dev) await applyDevolucao(refund, dev, now);
+        // Our own devolução in the list is read strictly before it decides anything (its status
+        // among the known ones); one that does not read is left to the refund's own re-read.
+        const listed = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
+        const dev = listed ? devolucaoSchema.safeParse(listed) : null;
+        if (dev?.success) await applyDevolucao(refund, dev.data, now);
       }
     } catch (e) {
       failed++;

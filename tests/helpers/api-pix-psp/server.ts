@@ -196,6 +196,11 @@ export type ApiPixPsp = {
   removeCob: (txid: string) => void;
   expireTokens: () => void;
   setTokenTtl: (seconds: number) => void;
+  /**
+   * From now on every JSON answer of the API passes through `fn` (method, path under the base, body)
+   * before it is sent, to speak as a PSP that strays from the spec; null stops it.
+   */
+  setAnswerRewrite: (fn: ((method: string, path: string, body: unknown) => unknown) | null) => void;
   /** From now on cobs are answered with (false) or without (true) `pixCopiaECola`. */
   setOmitCopiaECola: (on: boolean) => void;
   /** The next `n` requests (of one kind, or any) answer `status` with a problem body. */
@@ -293,6 +298,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const clientAuth = options.clientAuth ?? "basic";
   const requiredQuery = options.requiredQuery ?? {};
   let omitCopiaECola = options.omitCopiaECola ?? false;
+  let rewrite: ((method: string, path: string, body: unknown) => unknown) | null = null;
 
   const cobs = new Map<string, PspCob>();
   const pixes = new Map<string, PspPix>();
@@ -318,7 +324,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const pixView = (p: PspPix): Pix => {
     const v: Pix = { endToEndId: p.endToEndId, txid: p.txid, valor: p.valor, chave: p.chave, horario: p.horario, componentesValor: { original: { valor: p.valor } } };
     if (p.infoPagador) v.infoPagador = p.infoPagador;
-    if (p.devolucoes.length > 0) v.devolucoes = p.devolucoes.map((d) => ({ ...d, horario: { ...d.horario } }));
+    if (p.devolucoes.length > 0) v.devolucoes = p.devolucoes.map((d) => ({ ...d, ...(d.horario ? { horario: { ...d.horario } } : {}) }));
     return pixSchema.parse(v);
   };
 
@@ -703,6 +709,9 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
           internalErrors.push(e instanceof Error ? e : new Error(String(e)));
           result = problem(500, INTERNAL, "Erro Interno do Servidor", "Condição inesperada ao processar requisição.");
         }
+        if (rewrite && kind === "api" && result.body !== undefined && result.status < 300) {
+          result = new HttpAnswer(result.status, rewrite(req.method ?? "GET", url.pathname.slice(basePath.length), structuredClone(result.body)), result.headers);
+        }
         answer(res, record, result);
       });
     },
@@ -852,7 +861,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
       if (!p || !d) throw new Error(`No devolução ${id} for ${e2eid}`);
       if (d.status !== "EM_PROCESSAMENTO") throw new Error(`The devolução ${id} is already ${d.status}`);
       d.status = status;
-      if (status === "DEVOLVIDO") d.horario.liquidacao = iso();
+      if (status === "DEVOLVIDO") d.horario = { ...d.horario, liquidacao: iso() };
       if (motivo) d.motivo = motivo;
       // The spec: the callback also fires when a refund reaches DEVOLVIDO or NAO_REALIZADO.
       pending.push({ chave: p.chave, e2eids: [e2eid] });
@@ -868,6 +877,9 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     },
     setTokenTtl(seconds) {
       tokenTtl = seconds;
+    },
+    setAnswerRewrite(fn) {
+      rewrite = fn;
     },
     setOmitCopiaECola(on) {
       omitCopiaECola = on;
