@@ -8,19 +8,7 @@ import { commaList, dateParam } from "./query";
 import { CASH_OUT_SOURCES, CASH_OUT_STATUSES, MAX_CASH_OUT_AMOUNT } from "@/lib/domain/cash-out";
 import { ENTRY_TYPES } from "@/lib/domain/ledger";
 import { PageQuery } from "@/lib/core/pagination";
-import { centavos, httpUrl, need } from "./fields";
-
-
-const optionalText = (max: number) =>
-  z
-    .union([z.string(), z.number()], need("a string"))
-    .transform((v) => String(v).trim())
-    .pipe(z.string().max(max, `must have at most ${max} characters`))
-    .nullish()
-    .transform((v) => (v ? v : null))
-    // The limit, for the document: the transform above hides the pipe's max from it (trimmed first).
-    .meta({ maxLength: max });
-
+import { centavos, httpUrl, need, optionalText } from "./fields";
 
 /**
  * Fields a store's refund call may carry besides `amount` (its own notes), accepted and ignored. Any
@@ -67,7 +55,8 @@ export const CashOutRequest = z
       .union([z.string(), z.number()], need("a PIX key"))
       .transform((v) => String(v).trim())
       .pipe(z.string().min(1, "is required").max(100, "must have at most 100 characters"))
-      .meta({ description: "Destination PIX key: CPF, CNPJ, e-mail, +55 phone or random key (EVP)" }),
+      // The pipe's limit, for the document (which shows the input side, before the pipe).
+      .meta({ description: "Destination PIX key: CPF, CNPJ, e-mail, +55 phone or random key (EVP)", maxLength: 100 }),
     pixKeyType: z
       .string(need("one of: cpf, cnpj, email, phone, evp"))
       .max(40)

@@ -15,7 +15,7 @@ import { MAX_INSTALLMENTS } from "@/lib/domain/fees";
 import { installmentPlanProblem } from "@/lib/domain/installments";
 import { PAYMENT_METHODS, type PaymentMethod } from "@/lib/domain/status";
 import type { FieldError } from "@/lib/core/errors";
-import { centavos, httpUrl, MAX_AMOUNT, need } from "./fields";
+import { centavos, httpUrl, MAX_AMOUNT, need, optionalText } from "./fields";
 
 export const AMOUNT_MAX = MAX_AMOUNT;
 /** R$ 1,00 for card and boleto (acquirers and banks refuse less); 1 centavo for PIX. */
@@ -23,20 +23,12 @@ export const AMOUNT_MIN: { readonly [M in PaymentMethod]: number } = { pix: 1, b
 export const PIX_EXPIRES_IN_DAYS = { min: 1, max: 30, default: 2 } as const;
 export const BOLETO_EXPIRES_IN_DAYS = { min: 1, max: 90, default: 2 } as const;
 
-const text = (max: number) =>
-  z
-    .union([z.string(), z.number()], need("a string"))
-    .transform((v) => String(v).trim())
-    .pipe(z.string().max(max, `must have at most ${max} characters`));
-
 const requiredText = (max: number) =>
   z
     .string(need("a string"))
     .trim()
     .min(1, "is required")
     .max(max, `must have at most ${max} characters`);
-
-const optionalText = (max: number) => text(max).nullish().transform((v) => (v ? v : null));
 
 /** Longest metadata, as its JSON text for an object. */
 export const METADATA_MAX_LENGTH = 10_000;
@@ -136,6 +128,9 @@ const PhoneField = z
   .pipe(z.string().regex(/^\d{8,15}$/, "must be a phone number of 8 to 15 digits (punctuation is ignored)"))
   .meta({ description: "Phone; punctuation is accepted and removed: (11) 98765-4321 is stored as 11987654321" });
 
+/** Longest customer e-mail (RFC 5321's 64 + 1 + 255, rounded as the family does). */
+export const EMAIL_MAX_LENGTH = 320;
+
 export const CustomerField = z
   .object(
     {
@@ -143,8 +138,9 @@ export const CustomerField = z
       email: z
         .string(need("an e-mail address"))
         .trim()
-        .pipe(z.email("must be a valid e-mail address").max(320, "must have at most 320 characters"))
-        .meta({ description: "E-mail" }),
+        .pipe(z.email("must be a valid e-mail address").max(EMAIL_MAX_LENGTH, `must have at most ${EMAIL_MAX_LENGTH} characters`))
+        // The pipe's limit, for the document (which shows the input side, before the pipe).
+        .meta({ description: "E-mail", maxLength: EMAIL_MAX_LENGTH }),
       phone: PhoneField.nullish().transform((v) => v ?? null),
       externalRef: optionalText(200).meta({ description: "Your identifier of the payer" }),
       document: DocumentField,

@@ -94,6 +94,85 @@ describe("the OpenAPI document", () => {
   });
 });
 
+/** The schema the document gives a field of an operation's request body, following $refs, nullable anyOfs and arrays. */
+function documentedField(method: string, path: string, field: (string | number)[]): Record<string, any> {
+  const resolve = (s: Record<string, any>): Record<string, any> => {
+    if (s.$ref) return resolve(doc.components.schemas[s.$ref.split("/").pop()]);
+    // `x | null` (and an object beside null): the branch that is not null.
+    if (s.anyOf && !s.type) {
+      const branches = s.anyOf.filter((b: { type?: string }) => b.type !== "null");
+      if (branches.length === 1) return resolve({ ...branches[0], description: s.description ?? branches[0].description });
+    }
+    return s;
+  };
+  let s = resolve(doc.paths[path][method].requestBody.content["application/json"].schema);
+  for (const part of field) s = resolve(typeof part === "number" ? s.items : s.properties[part]);
+  return s;
+}
+
+function withField(body: unknown, field: (string | number)[], value: unknown): Record<string, any> {
+  const copy = structuredClone(body) as Record<string, any>;
+  let o: any = copy;
+  for (const part of field.slice(0, -1)) o = o[part] ??= {};
+  o[field[field.length - 1]] = value;
+  return copy;
+}
+
+function bodyOf(method: string, path: string) {
+  const op = OPERATIONS.find((o) => o.method === method && o.path === path)!;
+  return { schema: op.body!.schema, example: op.body!.example };
+}
+
+/** A valid e-mail address of exactly `n` characters. */
+const emailOf = (n: number) => `${"a".repeat(n - 20)}@${"b".repeat(15)}.com`;
+
+describe("request bodies: the document states the limits the server applies", () => {
+  const STRING_LIMITS: [string, string, (string | number)[], number, ((n: number) => string)?][] = [
+    ["post", "/api/v1/transactions", ["customer", "email"], 320, emailOf],
+    ["post", "/api/v1/transactions", ["externalRef"], 200],
+    ["post", "/api/v1/transactions", ["customer", "externalRef"], 200],
+    ["post", "/api/v1/transactions", ["items", 0, "externalRef"], 200],
+    ["post", "/api/v1/transactions", ["shipping", "address", "street"], 200],
+    ["post", "/api/v1/transactions", ["shipping", "address", "zipCode"], 20],
+    ["post", "/api/v1/cashOut/request", ["externalRef"], 200],
+    ["post", "/api/v1/cashOut/request", ["description"], 140],
+    ["post", "/api/v1/cashOut/request", ["pixKey"], 100],
+  ];
+  for (const [method, path, field, max, valueOf = (n: number) => "7".repeat(n)] of STRING_LIMITS) {
+    it(`${method.toUpperCase()} ${path} ${field.join(".")}: maxLength ${max} in the document, ${max} characters accepted and ${max + 1} refused`, () => {
+      expect(documentedField(method, path, field).maxLength).toBe(max);
+      const { schema, example } = bodyOf(method, path);
+      const ok = schema.safeParse(withField(example, field, valueOf(max)));
+      expect(ok.success, JSON.stringify(ok.error?.issues)).toBe(true);
+      const refused = schema.safeParse(withField(example, field, valueOf(max + 1)));
+      expect(refused.success).toBe(false);
+      expect(refused.error!.issues.map((i) => i.path.join("."))).toContain(field.join("."));
+    });
+  }
+
+  for (const [method, path, max] of [
+    ["post", "/api/v1/transactions/{id}/refund", Number.MAX_SAFE_INTEGER],
+    ["post", "/api/v1/cashOut/request", 100_000_000],
+  ] as const) {
+    it(`${method.toUpperCase()} ${path} amount: an integer of centavos from 1 in the document, as the server refuses 0, negative and fractional amounts`, () => {
+      const amount = documentedField(method, path, ["amount"]);
+      const number = amount.anyOf.find((b: { type: string }) => b.type !== "string");
+      expect(number).toEqual({ type: "integer", minimum: 1, maximum: max });
+      // A digit string stays allowed (the server reads "1500" as 1500).
+      expect(amount.anyOf.find((b: { type: string }) => b.type === "string").pattern).toBeDefined();
+      const { schema, example } = bodyOf(method, path);
+      for (const bad of [0, -100, 12.5, max + 1]) {
+        const r = schema.safeParse(withField(example, ["amount"], bad));
+        expect(r.success, `amount ${bad}`).toBe(false);
+        // The number's own words, not the union's: "must be at least 1 centavo", "must be an integer ...".
+        expect(r.error!.issues[0].message, `amount ${bad}`).not.toMatch(/^must be an integer number of centavos$/);
+      }
+      expect(schema.safeParse(withField(example, ["amount"], 1)).success).toBe(true);
+      expect(schema.safeParse(withField(example, ["amount"], " 150 ")).success).toBe(true);
+    });
+  }
+});
+
 describe("GET /api/v1/openapi.json", () => {
   it("is public and returns the document", async () => {
     const res = await call("GET", "/api/v1/openapi.json");
