@@ -22,7 +22,8 @@ let psp: ApiPixPsp;
 let dir: string;
 
 test.beforeAll(async () => {
-  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY, PAYER_KEY] });
+  // Scopes enforced as strict PSPs do: a token carries only the scopes its request asked.
+  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY, PAYER_KEY], requireScopes: true });
   dir = mkdtempSync(path.join(os.tmpdir(), "psp-e2e-"));
   writeFileSync(path.join(dir, "client.crt"), psp.pki.client.certPem);
   writeFileSync(path.join(dir, "client.key"), psp.pki.client.keyPem);
@@ -52,6 +53,11 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await page.getByLabel("Chave privada (PEM)").setInputFiles(path.join(dir, "client.key"));
   await page.getByLabel("CA do servidor do PSP (opcional)").setInputFiles(path.join(dir, "psp-ca.crt"));
   await page.getByLabel("Chave PIX neste PSP").fill(KEY);
+  // The defaults: HTTP Basic, and the API Pix operations' scopes asked (this PSP grants only what is asked).
+  await expect(page.getByLabel("Autenticação do cliente no token")).toHaveValue("basic");
+  await expect(page.getByLabel("Escopos pedidos no token")).toHaveValue("default");
+  await expect(page.getByText("Pede: cob.write cob.read pix.write pix.read webhook.write webhook.read.")).toBeVisible();
+  await expect(page.getByText("Ex.: https://pix.seubanco.com.br/api/v2")).toBeVisible();
   await page.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByRole("status")).toContainText("webhook registrado no PSP");
   await expect(page.getByTestId("psp-processor")).toHaveText("API Pix (seu PSP)");

@@ -39,7 +39,8 @@ export function PspSettingsForm({ view }: { view: View }) {
     startTransition(() => formAction(data));
   };
   const errors = state.status === "error" ? state.fieldErrors : undefined;
-  const err = (f: string) => <FieldErrorText errors={errors} name={f} />;
+  // The field's error when it has one, else its hint.
+  const err = (f: string, hint?: string) => <FieldErrorText errors={errors} name={f} hint={hint} />;
   const text = (name: string, label: string, hint?: string, type = "text", required = processor === "api-pix") => (
     <div className={ui.field}>
       <label htmlFor={name}>{label}</label>
@@ -55,23 +56,14 @@ export function PspSettingsForm({ view }: { view: View }) {
         aria-invalid={errors?.[name] ? true : undefined}
         aria-describedby={errors?.[name] ? `${name}-error` : hint ? `${name}-hint` : undefined}
       />
-      {err(name) ??
-        (hint ? (
-          <span id={`${name}-hint`} className={ui.hint}>
-            {hint}
-          </span>
-        ) : null)}
+      {err(name, hint)}
     </div>
   );
   const file = (name: string, label: string, hint: string) => (
     <div className={ui.field}>
       <label htmlFor={name}>{label}</label>
       <input id={name} name={name} type="file" className={ui.input} aria-invalid={errors?.[name] ? true : undefined} aria-describedby={errors?.[name] ? `${name}-error` : `${name}-hint`} />
-      {err(name) ?? (
-        <span id={`${name}-hint`} className={ui.hint}>
-          {hint}
-        </span>
-      )}
+      {err(name, hint)}
     </div>
   );
   const secret = (name: string, label: string, stored: boolean, disabled = false) => (
@@ -113,16 +105,15 @@ export function PspSettingsForm({ view }: { view: View }) {
           <div className={`${ui.grid} ${ui.grid2}`}>
             <div className={ui.field}>
               <label htmlFor="clientAuth">Autenticação do cliente no token</label>
-              <select id="clientAuth" name="clientAuth" value={clientAuth} onChange={(e) => setClientAuth(e.target.value)} className={ui.select} aria-describedby="clientAuth-hint">
+              <select id="clientAuth" name="clientAuth" value={clientAuth} onChange={(e) => setClientAuth(e.target.value)} className={ui.select} aria-describedby={errors?.clientAuth ? "clientAuth-error" : "clientAuth-hint"}>
                 <option value="basic">HTTP Basic com client id e secret (a maioria dos PSPs)</option>
                 <option value="body">client_id no corpo da requisição (ex.: Sicoob)</option>
               </select>
-              {err("clientAuth") ?? (
-                <span id="clientAuth-hint" className={ui.hint}>
-                  {clientAuth === "body"
-                    ? "O client id (e o secret, se houver) vai no corpo do pedido de token e no cabeçalho client_id de cada chamada."
-                    : "Como pede o padrão OAuth2 (client_secret_basic)."}
-                </span>
+              {err(
+                "clientAuth",
+                clientAuth === "body"
+                  ? "O client id (e o secret, se houver) vai no corpo do pedido de token e no cabeçalho client_id de cada chamada."
+                  : "Como pede o padrão OAuth2 (client_secret_basic).",
               )}
               {clientAuth === "body" && (
                 <label style={{ display: "flex", gap: 8, alignItems: "center", fontWeight: "normal" }}>
@@ -133,19 +124,18 @@ export function PspSettingsForm({ view }: { view: View }) {
             </div>
             <div className={ui.field}>
               <label htmlFor="scopeMode">Escopos pedidos no token</label>
-              <select id="scopeMode" name="scopeMode" value={scopeMode} onChange={(e) => setScopeMode(e.target.value)} className={ui.select} aria-describedby="scopeMode-hint">
+              <select id="scopeMode" name="scopeMode" value={scopeMode} onChange={(e) => setScopeMode(e.target.value)} className={ui.select} aria-describedby={errors?.scopeMode ? "scopeMode-error" : "scopeMode-hint"}>
                 <option value="default">Os da API Pix (padrão)</option>
                 <option value="custom">Personalizados</option>
                 <option value="none">Nenhum (o PSP concede os da aplicação)</option>
               </select>
-              {err("scopeMode") ?? (
-                <span id="scopeMode-hint" className={ui.hint}>
-                  {scopeMode === "default"
-                    ? `Pede: ${payoutEfi ? `${view.defaultScope} ${view.efiScope}` : view.defaultScope}.`
-                    : scopeMode === "none"
-                      ? "O pedido de token não leva scope: só para PSPs que recusam o parâmetro."
-                      : "Separados por espaço, como o PSP os nomeia."}
-                </span>
+              {err(
+                "scopeMode",
+                scopeMode === "default"
+                  ? `Pede: ${payoutEfi ? `${view.defaultScope} ${view.efiScope}` : view.defaultScope}.`
+                  : scopeMode === "none"
+                    ? "O pedido de token não leva scope: só para PSPs que recusam o parâmetro."
+                    : "Separados por espaço, como o PSP os nomeia.",
               )}
               {scopeMode === "custom" && text("scope", "Escopos", "Ex.: cob.write cob.read pix.write pix.read webhook.write webhook.read", "text", true)}
             </div>
