@@ -10,7 +10,7 @@ import { readJson, requireJsonObject, zodFieldErrors } from "./body";
 import { errorResponse } from "./errors";
 import { authenticateSecretKey, type ReservableId } from "./authenticate";
 import { countInvalidKey, RateLimitedError, refuseAddressGuessingKeys } from "./public-limits";
-import { withIdempotency } from "./idempotency";
+import { IdempotencyKeyBusyError, withIdempotency } from "./idempotency";
 import { dialectOf } from "./dialect";
 
 // Next passes { params: Promise<...> } as the second argument of a route handler.
@@ -73,7 +73,9 @@ async function paramsOf(args: RouteArgs | undefined): Promise<Params> {
 
 function toResponse(err: unknown, requestId: string): Response {
   if (err instanceof ServiceError) {
-    const headers = err instanceof RateLimitedError ? { "retry-after": String(err.retryAfterSeconds) } : undefined;
+    // Worth retrying, after Retry-After seconds: a rate limit, and a key whose first request still runs.
+    const retryAfter = err instanceof RateLimitedError || err instanceof IdempotencyKeyBusyError ? err.retryAfterSeconds : null;
+    const headers = retryAfter === null ? undefined : { "retry-after": String(retryAfter) };
     return errorResponse(err.code, err.message, { errors: err.errors, requestId, headers });
   }
   if (err instanceof ZodError) {

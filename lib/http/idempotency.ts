@@ -3,7 +3,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { sha256Hex } from "@/lib/crypto";
-import { ServiceError } from "@/lib/services/errors";
+import { brandErrorClass, ServiceError } from "@/lib/services/errors";
 import { getLogger, scrub } from "@/lib/logger";
 import type { ServiceContext } from "@/lib/services/context";
 
@@ -83,6 +83,19 @@ export function dialectTwinOf(scope: string): string | null {
 }
 
 /** A signed 64-bit number naming the key, for PostgreSQL's advisory locks: one for a scope and its twin. */
+/**
+ * The 409 of a key whose first request is still running (PostgreSQL): the one `idempotency_conflict`
+ * worth retrying, so it alone carries `Retry-After: 1` (lib/http/handler.ts); a key used with another
+ * body, or on the other dialect's path, is a client's mistake that no retry fixes, and has none.
+ */
+export class IdempotencyKeyBusyError extends ServiceError {
+  readonly retryAfterSeconds = 1;
+  constructor() {
+    super("idempotency_conflict", "A request with this Idempotency-Key is still being processed.");
+  }
+}
+brandErrorClass(IdempotencyKeyBusyError, "IdempotencyKeyBusyError");
+
 function lockIdOf(op: IdempotentOperation): string {
   const twin = dialectTwinOf(op.scope);
   const scope = twin && twin < op.scope ? twin : op.scope;
@@ -224,7 +237,7 @@ async function runOnce(
       } else {
         const row = await firstRow(tx, sql`select pg_try_advisory_xact_lock(${lockId}::bigint) as locked`);
         if (!row?.locked) {
-          throw new ServiceError("idempotency_conflict", "A request with this Idempotency-Key is still being processed.");
+          throw new IdempotencyKeyBusyError();
         }
       }
       const existing = await recordsOf(tx, op);

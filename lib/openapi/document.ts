@@ -103,6 +103,13 @@ function operationObject(op: ApiOperation): ZodOpenApiOperationObject {
     const headers: Record<string, { description: string; schema: { type: "string"; enum?: string[] } }> = { ...requestIdHeader };
     if (status === 401 && op.auth === "secretKey") headers["www-authenticate"] = { description: 'Basic realm="api"', schema: { type: "string" } };
     if (status === 429) headers["retry-after"] = { description: "Seconds to wait", schema: { type: "string" } };
+    if (status === 409 && op.idempotent) {
+      headers["retry-after"] = {
+        description:
+          "`1` on the idempotency_conflict of a key whose first request is still being processed (retry with the same key after it); absent on a key used with another body or on the other dialect's path (do not retry: a new key, or the path the key was used on)",
+        schema: { type: "string" },
+      };
+    }
     // A 4xx of the operation itself is remembered with the key and replayed like a success.
     if ([400, 404, 422].includes(status)) Object.assign(headers, replayedHeader);
     responses[String(status)] = {

@@ -87,6 +87,7 @@ describe("one key across the two dialects (/v1 and /api/v1 run the same operatio
     expect(second.status, second.text).toBe(409);
     expect(second.body.code).toBe("idempotency_conflict");
     expect(second.body.message).toContain("POST /v1/cashOut/request");
+    expect(second.headers.get("retry-after")).toBeNull();
     // The first path still replays its own answer.
     const again = await post(m, "/v1/cashOut/request", body, key);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -169,6 +170,8 @@ describe("replays", () => {
     const other = await refund(`/api/v1/transactions/${t.id}/refund`, { amount: 200 }, key);
     expect(other.status).toBe(409);
     expect(other.body.code).toBe("idempotency_conflict");
+    // A client's mistake, not a key still in use: nothing to retry, so no Retry-After.
+    expect(other.headers.get("retry-after")).toBeNull();
     expect(await refundedAmount(t.id)).toBe(100);
   });
 
@@ -265,6 +268,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("the key's record commits with
       // A second request with the key meanwhile: busy, at once (it does not wait for the row).
       const busy = await refund(`/api/v1/transactions/${t.id}/refund`, {}, key);
       expect(busy.status).toBe(409);
+      expect(busy.body.code).toBe("idempotency_conflict");
+      // The one idempotency_conflict worth retrying says when: the others carry no Retry-After.
+      expect(busy.headers.get("retry-after")).toBe("1");
       release();
       const done = await inFlight;
       expect(done.status).toBe(200);

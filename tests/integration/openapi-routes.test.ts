@@ -72,6 +72,8 @@ describe("the OpenAPI document", () => {
       const op = doc.paths[o.path][o.method];
       const header = (op.parameters ?? []).find((p: { name: string }) => p.name === "Idempotency-Key");
       expect(Boolean(header), key(o.method, o.path)).toBe(Boolean(o.idempotent));
+      // The 409 of a key still being processed carries Retry-After: 1, and the document says so.
+      if (o.idempotent) expect(op.responses["409"].headers["retry-after"], key(o.method, o.path)).toBeDefined();
       if (o.auth === "secretKey") expect(op.security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
     }
   });
