@@ -333,6 +333,44 @@ describe("charge at the PSP", () => {
     expect((await timeline(charge.id)).some((e) => e.cause === "psp_paid_after_expiry")).toBe(true);
   });
 
+  it("a charge the PSP no longer has (404): expired after its expiry, checked again before; other failures back off, and give up 7 days after expiry", async () => {
+    const acc = await configuredAccount();
+    const pcOf = async (id: number) => (await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, id)))[0];
+    const due = (id: number, over: Partial<typeof pspCharges.$inferInsert> = {}) =>
+      getDb().update(pspCharges).set({ nextCheckAt: new Date(0), leaseUntil: null, ...over }).where(eq(pspCharges.transactionId, id));
+
+    // Removed at the PSP: before the expiry a warning and another look later; after it, expired.
+    const gone = await createCharge(acc.secretKey, { pix: { expiresInDays: 1 } });
+    psp.cobs.delete(await txidOf(gone.id));
+    await due(gone.id);
+    const soon = new Date();
+    await reconcileApiPix({ now: soon, limit: 1 });
+    expect((await pcOf(gone.id)).status).toBe("pending");
+    expect((await pcOf(gone.id)).nextCheckAt.getTime()).toBeGreaterThan(soon.getTime());
+    await due(gone.id);
+    const afterExpiry = new Date((await pcOf(gone.id)).expiresAt.getTime() + 3_600_000);
+    await reconcileApiPix({ now: afterExpiry, limit: 1 });
+    expect((await pcOf(gone.id)).status).toBe("expired");
+    expect((await timeline(gone.id)).filter((e) => e.cause === "psp_charge_expired")).toHaveLength(1);
+
+    // A PSP that fails: the next look waits as long as it has been failing (here 30 min), not 2 min.
+    const failing = await createCharge(acc.secretKey, { pix: { expiresInDays: 1 } });
+    const now = new Date();
+    await due(failing.id, { checkedAt: new Date(now.getTime() - 30 * 60_000) });
+    psp.failNext(1, 503, "api");
+    await reconcileApiPix({ now, limit: 1 });
+    expect((await pcOf(failing.id)).status).toBe("pending");
+    expect((await pcOf(failing.id)).nextCheckAt.getTime()).toBe(now.getTime() + 30 * 60_000);
+    // Still failing 8 days after its expiry: no longer polled, a note on the timeline, an error log.
+    await due(failing.id);
+    const from = logLines.length;
+    psp.failNext(1, 503, "api");
+    await reconcileApiPix({ now: new Date((await pcOf(failing.id)).expiresAt.getTime() + 8 * 86_400_000), limit: 1 });
+    expect((await pcOf(failing.id)).status).toBe("expired");
+    expect((await timeline(failing.id)).filter((e) => e.cause === "psp_charge_unreachable")).toHaveLength(1);
+    expect(logLines.slice(from).some((l) => l.includes("needs attention") && l.includes(`"transaction":${failing.id}`))).toBe(true);
+  });
+
   it("token expiry mid-run: the next call gets a new token and goes through", async () => {
     const acc = await configuredAccount();
     const first = await createCharge(acc.secretKey);

@@ -3,7 +3,11 @@
  *
  * Each tick, in bounded batches, and safe to run on any number of instances (each item is claimed
  * with a lease, taken with FOR UPDATE SKIP LOCKED, so two instances never work on the same one):
- * 1. pending charges due for a look: `GET /cob/{txid}` (sync.ts decides);
+ * 1. pending charges due for a look: `GET /cob/{txid}` (sync.ts decides). A read that fails is tried
+ *    again with a growing delay (chargeRetryDelayMs), never every 2 minutes forever; a 404/410 for a
+ *    charge past its expiry is the PSP having removed it (it expires as REMOVIDA_PELO_PSP would); a
+ *    charge past its expiry by UNREACHABLE_AFTER_EXPIRY_MS whose reads still fail stops being polled,
+ *    with a timeline note `psp_charge_unreachable` and an error log naming the transaction;
  * 2. open refunds: `GET /pix/{e2eid}/devolucao/{id}` (or the request again, if it was never answered);
  * 3. per PSP configuration, at most once a minute: `GET /pix?inicio=&fim=` over the time since the
  *    last read (with an overlap), and a re-read of every charge of ours a listed Pix names that was
@@ -16,7 +20,7 @@ import { getLogger } from "@/lib/logger";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
-import { chargeByTxid, syncCharge } from "./api-pix-sync";
+import { chargeByTxid, moveIfPending, syncCharge, type PspChargeRow } from "./api-pix-sync";
 
 export type ReconcileOptions = { limit?: number; now?: Date; leaseMs?: number; scanIntervalMs?: number };
 export type ReconcileResult = { charges: number; refunds: number; scans: number; errors: number };
@@ -26,6 +30,49 @@ export const FIRST_SCAN_LOOKBACK_MS = 24 * 3_600_000;
 export const SCAN_OVERLAP_MS = 10 * 60_000;
 
 const log = () => getLogger().child({ component: "api-pix-reconcile" });
+
+/** A charge whose reads keep failing this long past its expiry stops being polled (needs attention). */
+export const UNREACHABLE_AFTER_EXPIRY_MS = 7 * 86_400_000;
+const MIN_RETRY_MS = 2 * 60_000;
+const MAX_RETRY_MS = 60 * 60_000;
+
+/**
+ * When to read a charge again after a failed read: the time since its last good read (or its
+ * creation), between 2 and 60 minutes, so consecutive failures wait 2, 2, 4, 8, ... 60 minutes
+ * without a counter; a Retry-After the PSP sent (when the error carries one, `retryAfterMs`) is
+ * honoured up to the cap.
+ */
+export function chargeRetryDelayMs(charge: Pick<PspChargeRow, "checkedAt" | "createdAt">, now: Date, error?: unknown): number {
+  const since = now.getTime() - (charge.checkedAt ?? charge.createdAt).getTime();
+  let delay = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, since));
+  const retryAfter = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  if (typeof retryAfter === "number" && Number.isFinite(retryAfter) && retryAfter > delay) delay = Math.min(MAX_RETRY_MS, retryAfter);
+  return delay;
+}
+
+/** A failed read of a charge: expire it (removed at the PSP), give up on it (needs attention), or try later. */
+async function afterChargeError(charge: PspChargeRow, e: unknown, now: Date): Promise<void> {
+  const db = getDb();
+  const expired = now.getTime() > charge.expiresAt.getTime();
+  const gone = e instanceof ApiPixError && (e.httpStatus === 404 || e.httpStatus === 410);
+  const fields = { account: charge.companyId, transaction: charge.transactionId, ...errorFields(e) };
+  if (gone && expired) {
+    // The PSP removed the charge after its expiry (as some do): it expires as REMOVIDA_PELO_PSP would.
+    await moveIfPending(charge.transactionId, { status: "expired", leaseUntil: null, updatedAt: now }, "psp_charge_expired", now);
+    log().info(fields, "api-pix charge no longer at the PSP after its expiry: expired");
+    return;
+  }
+  if (expired && now.getTime() > charge.expiresAt.getTime() + UNREACHABLE_AFTER_EXPIRY_MS) {
+    const moved = await moveIfPending(charge.transactionId, { status: "expired", leaseUntil: null, updatedAt: now }, "psp_charge_unreachable", now);
+    if (moved) log().error(fields, "api-pix charge could not be read at the PSP for 7 days after its expiry: no longer polled, needs attention (check it at the PSP)");
+    return;
+  }
+  if (gone) log().warn(fields, "api-pix charge not found at the PSP before its expiry: checked again");
+  await db
+    .update(pspCharges)
+    .set({ leaseUntil: null, nextCheckAt: new Date(now.getTime() + chargeRetryDelayMs(charge, now, e)) })
+    .where(eq(pspCharges.transactionId, charge.transactionId));
+}
 
 function errorFields(e: unknown) {
   return e instanceof ApiPixError ? { code: e.code, operation: e.operation, httpStatus: e.httpStatus } : { code: "internal", err: e instanceof Error ? e.name : "error" };
@@ -63,10 +110,7 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
     } catch (e) {
       result.errors++;
       log().warn({ account: charge.companyId, transaction: charge.transactionId, ...errorFields(e) }, "api-pix charge re-read failed");
-      await db
-        .update(pspCharges)
-        .set({ leaseUntil: null, nextCheckAt: new Date(now.getTime() + 2 * 60_000) })
-        .where(eq(pspCharges.transactionId, charge.transactionId));
+      await afterChargeError(charge, e, now);
     }
   }
 

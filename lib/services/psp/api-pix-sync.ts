@@ -101,17 +101,8 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
     } else {
       patch.nextCheckAt = new Date(now.getTime() + nextCheckDelayMs(charge, now));
     }
-    // Only a charge still pending moves: another instance may have recorded its payment since it was
-    // read above, and that must not be overwritten with expired.
-    const [moved] = await getDb()
-      .update(pspCharges)
-      .set(patch)
-      .where(and(eq(pspCharges.transactionId, charge.transactionId), eq(pspCharges.status, "pending")))
-      .returning({ status: pspCharges.status });
-    if (moved) {
-      if (moved.status === "expired") await noteOnTimeline(charge.transactionId, "psp_charge_expired", null, now);
-      return { status: moved.status as PspChargeRow["status"], decisions };
-    }
+    const moved = await moveIfPending(charge.transactionId, patch, patch.status === "expired" ? "psp_charge_expired" : null, now);
+    if (moved) return { status: moved as PspChargeRow["status"], decisions };
     const [current] = await getDb().select({ status: pspCharges.status }).from(pspCharges).where(eq(pspCharges.transactionId, charge.transactionId));
     status = current.status as PspChargeRow["status"];
   }
@@ -119,8 +110,28 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
   return { status, decisions };
 }
 
+/**
+ * Moves a charge still pending (another instance may have recorded its payment since it was read,
+ * and that must not be overwritten), with its timeline note (`cause`) in the same database
+ * transaction. The PSP charge's status is Arara's follow-up only: the transaction's own status
+ * (and its ledger, outbox and timeline) moves with the transaction's expiry, not here. Returns the
+ * new status, or null when the charge was no longer pending.
+ */
+export async function moveIfPending(transactionId: number, patch: Partial<PspChargeRow>, cause: string | null, now: Date): Promise<string | null> {
+  return getDb().transaction(async (tx) => {
+    const [moved] = await tx
+      .update(pspCharges)
+      .set(patch)
+      .where(and(eq(pspCharges.transactionId, transactionId), eq(pspCharges.status, "pending")))
+      .returning({ status: pspCharges.status });
+    if (!moved) return null;
+    if (cause) await noteOnTimeline(transactionId, cause, null, now, tx);
+    return moved.status;
+  });
+}
+
 /** A timeline entry that is not a move: the status stays what it is. */
-async function noteOnTimeline(transactionId: number, cause: string, amount: number | null, now: Date, q = getDb()) {
+async function noteOnTimeline(transactionId: number, cause: string, amount: number | null, now: Date, q: Pick<ReturnType<typeof getDb>, "select" | "insert"> = getDb()) {
   const [t] = await q.select({ status: transactions.status }).from(transactions).where(eq(transactions.id, transactionId));
   await q.insert(transactionStatusChanges).values({
     transactionId,
