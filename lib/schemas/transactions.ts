@@ -234,7 +234,7 @@ export const CreateTransactionRequest = z
       .transform((v) => v || null)
       .meta({ description: "Your store's page the hosted checkout's last screen returns the payer to (http:// or https://)" }),
     metadata: z
-      .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], need("a string or an object"))
+      .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], need("a string, an object or an array"))
       .transform(storedMetadata)
       .refine((m) => m.text.length <= METADATA_MAX_LENGTH, `must have at most ${METADATA_MAX_LENGTH} characters (as JSON text)`)
       .nullish()

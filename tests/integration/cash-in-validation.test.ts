@@ -296,6 +296,17 @@ describe("lenient forms real clients send", () => {
     expect(read.body.data.metadata).toBe('{"orderId":42,"tags":["a"]}');
   });
 
+  it("metadata as an array is stored as its JSON text (docs/api.md); any other JSON value is a 400 naming the three forms", async () => {
+    const res = await create(baseBody({ metadata: [1, "a"] }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.metadata).toBe('[1,"a"]');
+    for (const metadata of [42, true]) {
+      const bad = await create(baseBody({ metadata }));
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors).toEqual([{ field: "metadata", message: "must be a string, an object or an array" }]);
+    }
+  });
+
   it("metadata as a string is echoed", async () => {
     const res = await create(baseBody({ metadata: "pedido 42" }));
     expect(res.body.data.metadata).toBe("pedido 42");
