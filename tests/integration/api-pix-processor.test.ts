@@ -276,6 +276,37 @@ describe("charge at the PSP", () => {
     expect((await txRow(charge.id)).status).toBe("pending");
   });
 
+  it("GET /pix asks 1000 a page, and a window with more pages than a scan reads is narrowed and advanced, never read again and again", async () => {
+    const acc = await configuredAccount();
+    const charge = await createCharge(acc.secretKey);
+    await psp.pay(await txidOf(charge.id), { notify: "drop" });
+    // A busy account: every window longer than an hour says it has 50 pages (50,000 Pix).
+    psp.setAnswerRewrite((_m, path, body) => {
+      const b = body as { parametros?: { inicio: string; fim: string; paginacao: { quantidadeDePaginas: number } } };
+      if (path === "/pix" && b.parametros && Date.parse(b.parametros.fim) - Date.parse(b.parametros.inicio) > 3_600_000) b.parametros.paginacao.quantidadeDePaginas = 50;
+      return b;
+    });
+    const before = psp.requests.length;
+    const now = new Date();
+    try {
+      expect((await reconcileApiPix({ now })).errors).toBe(0);
+    } finally {
+      psp.setAnswerRewrite(null);
+    }
+    const lists = psp.requests.slice(before).filter((r) => r.method === "GET" && r.path.endsWith("/pix"));
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.every((r) => new URLSearchParams(r.query).get("paginacao.itensPorPagina") === "1000")).toBe(true);
+    const until = (await pspConfigOf(acc.companyId))!.pixScannedUntil!;
+    // The first window (24 h back) was halved until it held at most 20 pages: it ends within the hour after its start.
+    expect(until.getTime()).toBeLessThan(now.getTime() - 22 * 3_600_000);
+    expect(until.getTime()).toBeGreaterThan(now.getTime() - 24 * 3_600_000);
+    // The next scan starts from there (with the overlap), not from 24 h back again.
+    await getDb().update(accountPspConfigs).set({ leaseUntil: null }).where(eq(accountPspConfigs.companyId, acc.companyId));
+    await reconcileApiPix({ now });
+    expect((await pspConfigOf(acc.companyId))!.pixScannedUntil!.getTime()).toBe(now.getTime());
+    expect((await txRow(charge.id)).status).toBe("paid");
+  });
+
   it("two reconciliation runs at once: each payment is applied once", async () => {
     const acc = await configuredAccount();
     const charges = [await createCharge(acc.secretKey), await createCharge(acc.secretKey), await createCharge(acc.secretKey)];

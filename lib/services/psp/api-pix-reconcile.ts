@@ -20,6 +20,7 @@ import { getLogger } from "@/lib/logger";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
+import type { Pix } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, moveIfPending, syncCharge, type PspChargeRow } from "./api-pix-sync";
 
 export type ReconcileOptions = { limit?: number; now?: Date; leaseMs?: number; scanIntervalMs?: number };
@@ -28,6 +29,40 @@ export type ReconcileResult = { charges: number; refunds: number; scans: number;
 /** How far back the first `GET /pix` of a configuration reads, and how much consecutive windows overlap. */
 export const FIRST_SCAN_LOOKBACK_MS = 24 * 3_600_000;
 export const SCAN_OVERLAP_MS = 10 * 60_000;
+/** `GET /pix` page size: the spec's largest (paginacao.itensPorPagina up to 1000). */
+export const SCAN_PAGE_SIZE = 1000;
+/** Pages read per scan at most; a window with more is halved (down to SCAN_MIN_WINDOW_MS) until it fits. */
+export const SCAN_MAX_PAGES = 20;
+const SCAN_MIN_WINDOW_MS = 2 * SCAN_OVERLAP_MS;
+
+type ScanClient = ReturnType<typeof clientFor>;
+
+/**
+ * The Pix received from `inicio` on, read in pages of SCAN_PAGE_SIZE: the window ends at `fim`, or
+ * earlier when it holds more than SCAN_MAX_PAGES pages (halved until it fits: a busy account's
+ * window advances by what was read, it never fails every minute over the same window). Returns the
+ * Pix and where the window read ends (what pixScannedUntil may become).
+ */
+async function scanWindow(client: ScanClient, inicio: Date, fim: Date): Promise<{ listed: Pix[]; until: Date }> {
+  let end = fim;
+  for (;;) {
+    const first = await client.listPix({ inicio, fim: end, txIdPresente: true, paginaAtual: 0, itensPorPagina: SCAN_PAGE_SIZE });
+    const pages = first.parametros.paginacao.quantidadeDePaginas;
+    const span = end.getTime() - inicio.getTime();
+    if (pages > SCAN_MAX_PAGES && span > SCAN_MIN_WINDOW_MS) {
+      end = new Date(inicio.getTime() + Math.max(SCAN_MIN_WINDOW_MS, Math.floor(span / 2)));
+      continue;
+    }
+    const listed = [...first.pix];
+    for (let page = 1; page < Math.min(pages, SCAN_MAX_PAGES) && first.pix.length > 0; page++) {
+      const next = await client.listPix({ inicio, fim: end, txIdPresente: true, paginaAtual: page, itensPorPagina: SCAN_PAGE_SIZE });
+      if (next.pix.length === 0) break;
+      listed.push(...next.pix);
+    }
+    if (pages > SCAN_MAX_PAGES) log().error({ pages, inicio, fim: end }, "api-pix GET /pix: more Pix than a scan reads even in its smallest window: the rest is left to each charge's own re-read");
+    return { listed, until: end };
+  }
+}
 
 const log = () => getLogger().child({ component: "api-pix-reconcile" });
 
@@ -158,7 +193,7 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
       if (incompleteReason(config)) continue;
       const inicio = new Date(Math.max(now.getTime() - FIRST_SCAN_LOOKBACK_MS, (config.pixScannedUntil?.getTime() ?? 0) - SCAN_OVERLAP_MS));
       const client = clientFor(config);
-      const listed = await client.listAllPix({ inicio, fim: now, txIdPresente: true }, 20);
+      const { listed, until } = await scanWindow(client, inicio, now);
       const seen = new Set<string>();
       for (const pix of listed) {
         if (!pix.txid || seen.has(pix.txid)) continue;
@@ -167,10 +202,18 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
         const charge = await chargeByTxid(config.companyId, pix.txid);
         if (!charge) continue;
         seen.add(pix.txid);
-        await syncCharge(client, charge, now);
-        result.charges++;
+        try {
+          await syncCharge(client, charge, now);
+          result.charges++;
+        } catch (e) {
+          // One charge that cannot be read does not hold the window back: it is looked at again soon.
+          result.errors++;
+          log().warn({ account: config.companyId, transaction: charge.transactionId, ...errorFields(e) }, "api-pix charge named by GET /pix could not be re-read");
+          if (charge.status === "pending") await db.update(pspCharges).set({ nextCheckAt: now }).where(eq(pspCharges.transactionId, charge.transactionId));
+        }
       }
-      scannedUntil = now;
+      // Never backwards: a halved window ends after the previous one (it starts at most SCAN_OVERLAP_MS before it).
+      scannedUntil = config.pixScannedUntil && config.pixScannedUntil > until ? config.pixScannedUntil : until;
       result.scans++;
     } catch (e) {
       result.errors++;
