@@ -51,7 +51,9 @@ describe("rate-limit guide", () => {
 describe("idempotency guide", () => {
   it("says what a concurrent second request with one key gets on each database (tests/integration/cash-in-idempotency.test.ts)", () => {
     const idem = text("idempotency");
-    expect(idem).toMatch(/on PostgreSQL the other gets a 409 `idempotency_conflict` at once while the first is still running/);
+    expect(idem).toMatch(/on PostgreSQL the other gets a 409 `idempotency_conflict` with `Retry-After: 1` at once while the first is still running/);
+    // The two kinds of 409 are told apart by the header, not the message (tests/integration/idempotency-keys.test.ts).
+    expect(idem).toMatch(/the header, never the message, tells them apart/);
     expect(idem).toMatch(/embedded database \(PGlite.*\) it waits for the first to commit and gets its replay/);
   });
 });
