@@ -44,6 +44,11 @@ export function RefundForm({
     setStep("confirm");
   }
 
+  // Nothing left to refund (this form's last submit may be why): only its outcome stays.
+  if (refundable <= 0) {
+    return state.status === "idle" ? null : <ActionAlert state={state} errorText={state.status === "error" ? state.fieldErrors?.amount : undefined} />;
+  }
+
   return (
     <div className={ui.form}>
       <ActionAlert state={state} errorText={state.status === "error" ? state.fieldErrors?.amount : undefined} />

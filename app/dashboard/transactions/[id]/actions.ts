@@ -6,12 +6,18 @@ import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
-import { askPspForRefund } from "@/lib/services/psp/api-pix-refunds";
+import { askPspForRefund, openRefundAmountOf } from "@/lib/services/psp/api-pix-refunds";
 import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
 import { redeliverFromForm, skipFromForm } from "../../webhook-event-form";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
 import { parseId } from "@/lib/core/ids";
+import type { DashboardContext } from "@/lib/auth/session";
+import type { Tx } from "@/lib/db/client";
+import { ServiceError } from "@/lib/services/errors";
+import { getTransaction } from "@/lib/services/transactions/get-transaction";
+import { paidAmountOf } from "@/lib/domain/journals";
+import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
 
 const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && parseId(v) !== null ? v : null);
 
@@ -30,10 +36,17 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
       amount = cents;
     }
     const state = await onceForFormKey<undefined>(ctx, formData, { scope: `refund ${Number(id)}`, request: { amount: amount ?? null } }, async (tx, afterCommit) => {
-      const { transaction: t, pspRefund } = await refundThroughProcessor(ctx, id, { amount }, tx);
+      const { transaction: t, pspRefund } = await refundThroughProcessor(ctx, id, { amount }, tx).catch(async (err: unknown) => {
+        throw await refundRefusal(ctx, tx, id, amount, err);
+      });
       if (pspRefund) {
         // A devolução at the merchant's PSP: asked once the refund and its hold have committed.
-        afterCommit(async () => pspRefundState(pspRefund.amount, await askPspForRefund(ctx, pspRefund)));
+        afterCommit(async () => {
+          const asked = await askPspForRefund(ctx, pspRefund).catch((err: unknown) => {
+            throw pspRefusal(err);
+          });
+          return pspRefundState(pspRefund.amount, asked);
+        });
         return pspRefundState(pspRefund.amount, { transaction: t, refund: pspRefund });
       }
       return {
@@ -48,6 +61,65 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
     revalidatePath(`/dashboard/transactions/${id}`);
     revalidatePath("/dashboard", "layout");
     return state;
+  });
+}
+
+/**
+ * A refund the services refused, told in Portuguese and in reais. The services answer the API in
+ * English, with the figures in centavos (`must be at most 3990`); the form says what the merchant can
+ * do, with the figures read again from the transaction as the refusal left it (a refund made in
+ * another tab meanwhile is why a browser-side check passed). Errors the dashboard already words
+ * (not_found, conflict, rate_limited, forbidden, a Portuguese messagePt) go on as they are.
+ */
+async function refundRefusal(ctx: DashboardContext, tx: Tx, id: string, amount: number | undefined, err: unknown): Promise<unknown> {
+  if (!(err instanceof ServiceError) || err.messagePt) return err;
+  const said = (messagePt: string) => new ServiceError(err.code, err.message, undefined, { messagePt });
+  switch (err.code) {
+    case "not_found":
+    case "conflict":
+    case "rate_limited":
+    case "forbidden":
+    case "internal_error":
+      return err;
+    case "validation_error":
+      return said("Revise o valor: informe um valor em reais, como 12,50.");
+    case "insufficient_balance":
+      // The devolução's hold at the merchant's PSP (the other path words its own, in messagePt).
+      return said(
+        `O saldo no seu PSP (os PIX recebidos lá, menos tarifas, reembolsos e saques) não cobre este reembolso${amount ? ` de ${formatBRL(amount)}` : ""}; devoluções em andamento já estão reservadas nele.`,
+      );
+    case "unprocessable": {
+      // The savepoint of the refused refund rolled back: the transaction reads as it is now.
+      const t = await getTransaction(ctx, id, tx).catch(() => null);
+      if (!t) return said("O reembolso não foi feito. Recarregue a página e confira a transação.");
+      if (t.status !== "paid") {
+        const refunded = t.refundedAmount > 0 ? ` Total reembolsado: ${formatBRL(t.refundedAmount)}.` : "";
+        return said(`Só uma transação paga pode ser reembolsada: a transação #${t.id} está com status ${STATUS_LABEL[t.status] ?? t.status}.${refunded}`);
+      }
+      const viaPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
+      if (viaPsp && !t.pixEnd2end) return said("Este PIX não tem o identificador (E2E) que o PSP pede para a devolução; ela não pode ser pedida pelo painel.");
+      const pending = viaPsp ? await openRefundAmountOf(tx, t.id) : 0;
+      const refundable = Math.max(0, paidAmountOf(t) - t.refundedAmount - pending);
+      const atPsp = pending > 0 ? ` (${formatBRL(pending)} em devolução no seu PSP)` : "";
+      if (err.errors?.some((e) => e.field === "amount")) {
+        if (refundable === 0) return said(`Não há mais valor a reembolsar nesta transação: o valor pago já foi reembolsado${atPsp}.`);
+        if (amount === undefined || amount > refundable) return said(`O máximo reembolsável é ${formatBRL(refundable)}${atPsp}.`);
+      }
+      if (viaPsp) return said("Esta conta não tem o PSP configurado para devolver este PIX. Confira em Configurações → PIX.");
+      return said("O reembolso não foi feito. Recarregue a página e confira os valores da transação.");
+    }
+    default:
+      return said("O reembolso não foi feito. Recarregue a página e tente de novo.");
+  }
+}
+
+/** The PSP did not make the devolução (refused it, or NAO_REALIZADO): its hold was released. */
+function pspRefusal(err: unknown): unknown {
+  if (!(err instanceof ServiceError) || err.messagePt || err.code !== "unprocessable") return err;
+  // Its reason is Arara's Portuguese sentence, which may quote the PSP's own words.
+  const reason = /^(O PSP|Devolução)/.test(err.message) ? ` ${err.message}` : "";
+  return new ServiceError(err.code, err.message, undefined, {
+    messagePt: `O PSP não fez a devolução: nada foi reembolsado e o valor reservado voltou ao saldo.${reason}`,
   });
 }
 

@@ -97,7 +97,18 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         </div>
 
         <div className={ui.grid}>
-          {detail.refundable > 0 && <RefundCard transactionId={t.id} refundable={detail.refundable} viaPsp={detail.refundsAtPsp} formKey={newFormKey()} action={refundAction} />}
+          {(detail.refundable > 0 || t.paidAt !== null) && (
+            <RefundCard
+              transactionId={t.id}
+              refundable={detail.refundable}
+              status={t.status}
+              refunded={t.refundedAmount}
+              refundingAtPsp={detail.refundingAtPsp}
+              viaPsp={detail.refundsAtPsp}
+              formKey={newFormKey()}
+              action={refundAction}
+            />
+          )}
           {sandboxMoves.length > 0 && <SandboxCard transactionId={t.id} status={t.status} moves={sandboxMoves} action={sandboxMoveAction} />}
           <TimelineCard timeline={detail.timeline} />
         </div>
