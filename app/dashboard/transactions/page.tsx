@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { requireSession } from "@/lib/auth/session";
-import { ListTransactionsQuery, listTransactions } from "@/lib/services/transactions/list-transactions";
+import { listTransactions } from "@/lib/services/transactions/list-transactions";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { endOfDayBR, startOfDayBR } from "@/components/dashboard/dates";
+import { transactionFilters, transactionQuery, transactionSearch } from "@/components/dashboard/transaction-filters";
 import { displayStatus, formatBRL, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
 import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert } from "@/components/dashboard/Filters";
 import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
+import { MAX_EXPORT_ROWS } from "./export/transactions-csv";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Transações" };
@@ -29,30 +30,29 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" && v.tr
 export default async function TransactionsPage({ searchParams }: { searchParams: SP }) {
   const ctx = await requireSession();
   const sp = await searchParams;
-  const filters = {
-    q: one(sp.q),
-    status: one(sp.status),
-    paymentMethod: one(sp.paymentMethod),
-    from: one(sp.from),
-    to: one(sp.to),
-  };
-  // "Pendente" is a charge that can still be paid, "Expirado" one past its expiry (the API has pending only).
-  const pendingExpiry = filters.status === "expired" ? "expired" : filters.status === "pending" ? "live" : undefined;
-  const parsed = ListTransactionsQuery.safeParse({
-    ...filters,
-    status: pendingExpiry ? undefined : filters.status,
-    from: startOfDayBR(filters.from),
-    to: endOfDayBR(filters.to),
-    page: one(sp.page) ?? "1",
-    limit: "20",
-  });
-  const query = parsed.success ? parsed.data : ListTransactionsQuery.parse({ page: "1", limit: "20" });
-  const { rows, pagination } = await listTransactions(ctx, query, parsed.success && pendingExpiry ? { pendingExpiry, now: ctx.now } : {});
+  const filters = transactionFilters((n) => sp[n]);
+  const { query, opts, invalid } = transactionQuery(filters, { page: one(sp.page) ?? "1", limit: 20 });
+  const { rows, pagination } = await listTransactions(ctx, query, { ...opts, now: ctx.now });
+  const exportSearch = transactionSearch(filters).toString();
   const filtered = Object.values(filters).some(Boolean);
 
   return (
     <>
-      <PageHeader title="Transações" description="Cobranças por PIX, boleto e cartão, da mais recente para a mais antiga." />
+      <PageHeader
+        title="Transações"
+        description="Cobranças por PIX, boleto e cartão, da mais recente para a mais antiga."
+        actions={
+          <a
+            href={`/dashboard/transactions/export${exportSearch ? `?${exportSearch}` : ""}`}
+            className={`${ui.button} ${ui.secondary}`}
+            download
+            data-testid="transactions-export"
+            title={`As transações dos filtros atuais, todas as páginas (até ${MAX_EXPORT_ROWS.toLocaleString("pt-BR")})`}
+          >
+            Exportar CSV
+          </a>
+        }
+      />
       <div className={`${ui.card} ${ui.cardFlush}`}>
         <form className={ui.filters} role="search" aria-label="Filtrar transações" method="get">
           <div className={ui.field}>
@@ -79,7 +79,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
           <DateRangeFields from={filters.from} to={filters.to} />
           <FilterActions clearHref="/dashboard/transactions" filtered={filtered} />
         </form>
-        {!parsed.success && <InvalidFiltersAlert />}
+        {invalid.length > 0 && <InvalidFiltersAlert />}
         {rows.length === 0 ? (
           <EmptyState title={filtered ? "Nenhuma transação encontrada" : "Nenhuma transação ainda"}>
             {filtered ? "Tente outros filtros." : "Crie uma cobrança pela API ou compartilhe um link de pagamento."}
