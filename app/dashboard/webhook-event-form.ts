@@ -4,6 +4,18 @@ import type { DashboardContext } from "@/lib/auth/session";
 import { parseId } from "@/lib/core/ids";
 import { redeliverEvent } from "@/lib/services/webhooks/redeliver-event";
 import { skipWebhookEvent } from "@/lib/services/webhooks/skip-webhook-event";
+import { attemptErrorText, webhookActionRefusal } from "@/components/dashboard/webhooks/attempt-text";
+
+/** A refusal of the webhook services said in Portuguese; anything else goes on to dashboardAction. */
+async function inPortuguese<T>(action: "redeliver" | "skip", run: () => Promise<T>): Promise<{ done: T } | { refused: ActionState }> {
+  try {
+    return { done: await run() };
+  } catch (err) {
+    const message = webhookActionRefusal(err, action);
+    if (message === null) throw err;
+    return { refused: { status: "error", message } };
+  }
+}
 
 /**
  * The webhook buttons of the transaction and cash-out pages (components/dashboard/webhooks/): the
@@ -24,19 +36,21 @@ function redraw(formData: FormData, subject: Subject): void {
 export async function redeliverFromForm(ctx: DashboardContext, formData: FormData, subject: Subject): Promise<ActionState> {
   const eventId = idOf(formData.get("eventId"));
   if (!eventId) return { status: "error", message: "Evento inválido." };
-  const r = await redeliverEvent(ctx, eventId);
+  const outcome = await inPortuguese("redeliver", () => redeliverEvent(ctx, eventId));
   redraw(formData, subject);
+  if ("refused" in outcome) return outcome.refused;
+  const r = outcome.done;
   const last = r.attempts[r.attempts.length - 1];
   return r.delivered
     ? { status: "ok", message: `Reenviado com sucesso (HTTP ${last?.httpStatus ?? "2xx"}).` }
-    : { status: "error", message: `O reenvio falhou: ${last?.httpStatus ? `HTTP ${last.httpStatus}` : (last?.error ?? "sem resposta")}.` };
+    : { status: "error", message: `O reenvio falhou: ${last?.error ? attemptErrorText(last.error) : last?.httpStatus ? `HTTP ${last.httpStatus}` : "sem resposta"}.` };
 }
 
 /** Gives the form's pending or failed webhook event up, releasing the events queued behind it. */
 export async function skipFromForm(ctx: DashboardContext, formData: FormData, subject: Subject): Promise<ActionState> {
   const eventId = idOf(formData.get("eventId"));
   if (!eventId) return { status: "error", message: "Evento inválido." };
-  await skipWebhookEvent(ctx, eventId);
+  const outcome = await inPortuguese("skip", () => skipWebhookEvent(ctx, eventId));
   redraw(formData, subject);
-  return { status: "ok", message: "Evento abandonado; os seguintes seguem." };
+  return "refused" in outcome ? outcome.refused : { status: "ok", message: "Evento abandonado; os seguintes seguem." };
 }

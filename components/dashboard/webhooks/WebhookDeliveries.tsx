@@ -5,6 +5,7 @@ import ui from "@/components/dashboard/ui.module.css";
 import type { FormAction } from "@/components/dashboard/transaction/form-action";
 import { RedeliverButton, SkipButton } from "./EventActionButton";
 import { subjectNoun, type WebhookSubject } from "./subject";
+import { attemptErrorText } from "./attempt-text";
 
 /**
  * The notifications of a transaction or of a cash-out, their attempts, and the redeliver / skip
@@ -54,7 +55,8 @@ export function WebhookDeliveries({
                 </div>
                 {e.url && (
                   <div style={{ display: "inline-flex", gap: 8, flexWrap: "wrap" }}>
-                    <RedeliverButton eventId={e.id} subject={subject} action={redeliverAction} />
+                    {/* One that waits behind an earlier pending event would overtake it: the server refuses, so it is not offered. */}
+                    {e.waitingForEventId === null && <RedeliverButton eventId={e.id} subject={subject} action={redeliverAction} />}
                     {e.skippable && <SkipButton eventId={e.id} subject={subject} action={skipAction} />}
                   </div>
                 )}
@@ -62,7 +64,7 @@ export function WebhookDeliveries({
               {e.waitingForEventId !== null ? (
                 <div className={`${ui.small} ${ui.muted}`} style={{ marginTop: 4 }} data-testid="webhook-waiting">
                   Aguardando o evento #{e.waitingForEventId}: os eventos {noun.ofA} são enviados em ordem. Sai assim que aquele for
-                  entregue, falhar de vez ou for abandonado.
+                  entregue, falhar de vez ou for abandonado; para enviá-lo agora, reenvie o evento #{e.waitingForEventId} ou desista dele.
                 </div>
               ) : (
                 e.nextAttemptAt && (
@@ -111,7 +113,7 @@ function AttemptsTable({ attempts }: { attempts: DashboardWebhookItem["attempts"
                 ) : (
                   <span className={a.success ? ui.positive : ui.negative}>{a.httpStatus ? `HTTP ${a.httpStatus}` : "sem resposta"}</span>
                 )}
-                {a.error && <div className={`${ui.small} ${ui.muted}`}>{a.error}</div>}
+                {a.error && <div className={`${ui.small} ${ui.muted}`}>{attemptErrorText(a.error)}</div>}
               </td>
               <td data-label="Duração" className={ui.num}>
                 {a.durationMs} ms
