@@ -205,6 +205,42 @@ describe("charge at the PSP", () => {
     expect(lines.join("\n")).not.toContain(token);
   });
 
+  it("notification shapes: a bare array (Inter), malformed items skipped, and a batch over the spec's 100 (the rest left to the reconciliation)", async () => {
+    const acc = await configuredAccount();
+    const token = (await pspConfigOf(acc.companyId))!.webhookToken;
+    const post = (body: unknown) => call("POST", `/api/v1/psp/api-pix/${token}/pix`, { body });
+
+    const a = await createCharge(acc.secretKey);
+    const pa = await psp.pay(await txidOf(a.id), { notify: "drop" });
+    const r1 = await post([pa]);
+    expect(r1.status).toBe(200);
+    expect(r1.body.data.received).toBe(1);
+    expect((await txRow(a.id)).status).toBe("paid");
+
+    const b = await createCharge(acc.secretKey);
+    const pb = await psp.pay(await txidOf(b.id), { notify: "drop" });
+    expect((await post({ pix: [{ endToEndId: 42 }, "x", null, { ...pb, valor: "dez reais", horario: "ontem" }] })).status).toBe(200);
+    expect((await txRow(b.id)).status).toBe("paid");
+
+    // 150 items: the real one is the last, past what is re-read before answering; its charge is marked due.
+    const c = await createCharge(acc.secretKey);
+    const txidC = await txidOf(c.id);
+    const pc = await psp.pay(txidC, { notify: "drop" });
+    const filler = Array.from({ length: 149 }, (_, i) => ({ endToEndId: `E12345678202601011200${String(i).padStart(11, "0")}` }));
+    const started = Date.now();
+    const r3 = await post({ pix: [...filler, { endToEndId: pc.endToEndId, txid: txidC }] });
+    expect(r3.status).toBe(200);
+    expect(r3.body.data.received).toBe(150);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await txRow(c.id)).status).toBe("pending");
+    const [due] = await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, c.id));
+    expect(due.nextCheckAt.getTime()).toBeLessThanOrEqual(Date.now());
+    await reconcileApiPix({ now: new Date() });
+    expect((await txRow(c.id)).status).toBe("paid");
+    // Not a notification at all: 200, nothing read.
+    expect((await post({ hello: "world" })).body.data.received).toBe(0);
+  });
+
   it("the sandbox cannot move a charge made at the PSP", async () => {
     const acc = await configuredAccount();
     const charge = await createCharge(acc.secretKey);

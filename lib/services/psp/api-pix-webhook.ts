@@ -3,36 +3,68 @@
  * more. The body only names end-to-end ids; each is read back from the PSP (`GET /pix/{e2eid}`,
  * then `GET /cob/{txid}` of the charge it paid) with our credentials, and what the PSP answers is
  * what is decided (sync.ts). A forged body can at most make us ask the PSP about a Pix.
+ *
+ * Shapes read: `{ pix: [...] }` (the spec) and a bare array `[...]` at the root (as Inter posts);
+ * anything else is answered 200 with nothing read (not ours to refuse). Items are read one by one:
+ * one without a valid `endToEndId` is skipped, not the whole body. At most MAX_ITEMS items are read
+ * (the spec sends up to 100 a call; some PSPs batch more).
+ *
+ * The answer must come quickly (PSPs time out and retry): the first SYNC_ITEMS ids are re-read at
+ * once, within SYNC_BUDGET_MS; for the rest, the charge an item names (its `txid`, if one of ours
+ * still pending) and the open refunds of its e2eid are marked due now, and the reconciliation
+ * (api-pix-reconcile.ts) does the PSP calls on its next tick. Marking due decides nothing.
  */
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { pspCharges, pspRefunds } from "@/lib/db/schema";
 import { getLogger } from "@/lib/logger";
 import { clientFor, incompleteReason, pspConfigByWebhookToken } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
-import { openRefundsOf, applyDevolucao } from "./api-pix-refunds";
-import { devolucaoSchema, E2EID_REGEX } from "@/lib/processors/api-pix/schemas";
+import { OPEN_REFUND_STATUSES, openRefundsOf, applyDevolucao } from "./api-pix-refunds";
+import { devolucaoSchema, E2EID_REGEX, TXID_REGEX } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, syncCharge } from "./api-pix-sync";
 
-/** What is read of the body: end-to-end ids (at most 100). Anything else in it is ignored. */
-const notificationSchema = z.object({
-  pix: z
-    .array(z.object({ endToEndId: z.string() }).loose())
-    .max(100)
-    .transform((list) => [...new Set(list.map((p) => p.endToEndId).filter((e) => E2EID_REGEX.test(e)))]),
-});
+/** Items read of one notification at most (the spec's batches are of 100). */
+export const MAX_ITEMS = 1000;
+/** Ids re-read at the PSP before answering; the rest are left to the reconciliation. */
+export const SYNC_ITEMS = 10;
+/** Time spent re-reading before answering, at most (then the rest is marked due). */
+export const SYNC_BUDGET_MS = 5_000;
 
-export type WebhookOutcome = { found: false } | { found: true; ids: number; checked: number; failed: number };
+type Item = { e2eid: string; txid?: string };
+
+/** The items of a notification: `{ pix: [...] }` or a bare array; malformed items skipped, ids once. */
+export function notificationItems(body: unknown): Item[] {
+  const list = Array.isArray(body) ? body : body && typeof body === "object" && Array.isArray((body as { pix?: unknown }).pix) ? (body as { pix: unknown[] }).pix : [];
+  const out = new Map<string, Item>();
+  for (const raw of list.slice(0, MAX_ITEMS)) {
+    const item = z.looseObject({ endToEndId: z.string().regex(E2EID_REGEX), txid: z.string().optional().catch(undefined) }).safeParse(raw);
+    if (!item.success || out.has(item.data.endToEndId)) continue;
+    const txid = item.data.txid && TXID_REGEX.test(item.data.txid) ? item.data.txid : undefined;
+    out.set(item.data.endToEndId, { e2eid: item.data.endToEndId, ...(txid ? { txid } : {}) });
+  }
+  return [...out.values()];
+}
+
+export type WebhookOutcome = { found: false } | { found: true; ids: number; checked: number; failed: number; deferred: number };
 
 export async function handleApiPixWebhook(token: string, body: unknown, now: Date = new Date()): Promise<WebhookOutcome> {
   const config = await pspConfigByWebhookToken(token);
   if (!config) return { found: false };
   const log = getLogger().child({ component: "api-pix-webhook", account: config.companyId });
-  const parsed = notificationSchema.safeParse(body);
-  const ids = parsed.success ? parsed.data.pix : [];
-  if (ids.length === 0 || incompleteReason(config)) return { found: true, ids: ids.length, checked: 0, failed: 0 };
+  const items = notificationItems(body);
+  if (items.length === 0 || incompleteReason(config)) return { found: true, ids: items.length, checked: 0, failed: 0, deferred: 0 };
   const client = clientFor(config);
+  const started = Date.now();
   let checked = 0;
   let failed = 0;
-  for (const e2eid of ids) {
+  const deferred: Item[] = [];
+  for (const [i, { e2eid }] of items.entries()) {
+    if (i >= SYNC_ITEMS || Date.now() - started > SYNC_BUDGET_MS) {
+      deferred.push(items[i]);
+      continue;
+    }
     try {
       const pix = await client.getPix(e2eid);
       if (pix.txid) {
@@ -55,6 +87,26 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
       log.warn(e instanceof ApiPixError ? { code: e.code, operation: e.operation } : { code: "internal" }, "api-pix webhook: re-read failed");
     }
   }
-  log.info({ ids: ids.length, checked, failed }, "api-pix webhook handled");
-  return { found: true, ids: ids.length, checked, failed };
+  if (deferred.length > 0) await markDue(config.companyId, deferred, now);
+  log.info({ ids: items.length, checked, failed, deferred: deferred.length }, "api-pix webhook handled");
+  return { found: true, ids: items.length, checked, failed, deferred: deferred.length };
+}
+
+/** The charges and open refunds the items name, due for the reconciliation now (nothing is decided here). */
+async function markDue(companyId: number, items: Item[], now: Date): Promise<void> {
+  const db = getDb();
+  const txids = items.flatMap((i) => (i.txid ? [i.txid] : []));
+  for (let i = 0; i < txids.length; i += 500) {
+    await db
+      .update(pspCharges)
+      .set({ nextCheckAt: now })
+      .where(and(eq(pspCharges.companyId, companyId), eq(pspCharges.status, "pending"), inArray(pspCharges.txid, txids.slice(i, i + 500))));
+  }
+  const e2eids = items.map((i) => i.e2eid);
+  for (let i = 0; i < e2eids.length; i += 500) {
+    await db
+      .update(pspRefunds)
+      .set({ nextCheckAt: now })
+      .where(and(eq(pspRefunds.companyId, companyId), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES]), inArray(pspRefunds.e2eid, e2eids.slice(i, i + 500))));
+  }
 }
