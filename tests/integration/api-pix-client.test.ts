@@ -28,6 +28,7 @@ import {
   type ApiPixClientConfig,
   type ApiPixErrorCode,
 } from "@/lib/processors/api-pix";
+import { chargeRetryDelayMs } from "@/lib/services/psp/api-pix-reconcile";
 import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 
 let pki: TestPki;
@@ -427,6 +428,27 @@ describe("PSP failures", () => {
     expect(e).toMatchObject({ httpStatus: 503, retryable: true, operation: "GET /cob/{txid}" });
     expect(e.message).toContain("503");
     expect((await client.getCob(txid)).txid).toBe(txid);
+  });
+
+  it("a 429 or 503 with Retry-After says how long the PSP asked to wait (seconds or a date, at most an hour), and the reconciliation waits at least that", async () => {
+    const client = clientFor();
+    const txid = generateTxid();
+    await client.createCob(txid, cobBody(300));
+    psp.failNext(1, 429, "api", "600");
+    const limited = await failure(client.getCob(txid), "psp_unavailable");
+    expect(limited).toMatchObject({ httpStatus: 429, retryable: true, retryAfterMs: 600_000 });
+    psp.failNext(1, 503, "api", new Date(Date.now() + 90 * 60_000).toUTCString());
+    expect((await failure(client.getCob(txid), "psp_unavailable")).retryAfterMs).toBe(60 * 60_000);
+    psp.failNext(1, 503, "api");
+    expect((await failure(client.getCob(txid), "psp_unavailable")).retryAfterMs).toBeUndefined();
+    psp.failNext(1, 503, "api", "soon");
+    expect((await failure(client.getCob(txid), "psp_unavailable")).retryAfterMs).toBeUndefined();
+
+    // A charge last read a minute ago would be looked at again in 2 minutes; the PSP asked for 10.
+    const now = new Date();
+    const charge = { checkedAt: new Date(now.getTime() - 60_000), createdAt: new Date(now.getTime() - 3_600_000) };
+    expect(chargeRetryDelayMs(charge, now)).toBe(2 * 60_000);
+    expect(chargeRetryDelayMs(charge, now, limited)).toBe(600_000);
   });
 
   it("a 5xx at the token endpoint is psp_unavailable too", async () => {

@@ -57,6 +57,8 @@ export type ApiPixErrorInit = {
   host: string;
   httpStatus?: number;
   problem?: Problema;
+  /** How long the PSP asked to wait (its Retry-After on a 429 or 5xx), capped; when it said. */
+  retryAfterMs?: number;
   /** The low-level code (Node/OpenSSL error code or OAuth `error`), when there was one. */
   causeCode?: string;
 };
@@ -69,6 +71,7 @@ export class ApiPixError extends Error {
   readonly problem?: Problema;
   readonly causeCode?: string;
   readonly retryable: boolean;
+  readonly retryAfterMs?: number;
 
   constructor(init: ApiPixErrorInit) {
     super(init.message);
@@ -80,6 +83,7 @@ export class ApiPixError extends Error {
     this.problem = init.problem;
     this.causeCode = init.causeCode;
     this.retryable = RETRYABLE.has(init.code);
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
   }
 
   toJSON() {

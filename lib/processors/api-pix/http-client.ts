@@ -13,6 +13,23 @@ import { send, type RawResponse } from "./transport";
 /** The error body of Efí's own endpoints (not a problem+json). */
 const pspErrorSchema = z.object({ nome: z.string().max(100), mensagem: z.string().max(500) });
 
+/** A Retry-After longer than this is read as this: a PSP's answer never parks a charge for days. */
+const MAX_RETRY_AFTER_MS = 60 * 60_000;
+
+/** Retry-After (RFC 9110: delay-seconds or an HTTP date) in ms, at most an hour; undefined when absent or unreadable. */
+export function retryAfterMsOf(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const v = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!v) return undefined;
+  let ms: number;
+  if (/^\d{1,10}$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (!Number.isFinite(at) || !/[a-z]/i.test(v)) return undefined;
+    ms = at - nowMs;
+  }
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
+}
+
 export type Operation<S extends z.ZodType | null> = {
   method: "GET" | "PUT";
   /** "/cob/{txid}": names the operation in errors and logs. */
@@ -89,7 +106,10 @@ export class PspHttpClient extends OAuthSession {
     if (s === 403) return this.fail({ ...base, code: "access_denied", message: MESSAGES.accessDenied(this.host, operation, text) });
     if (s === 404) return this.fail({ ...base, code: "not_found", message: MESSAGES.notFound(operation, text) });
     // 408 (timed out), 425 (too early), 429 (rate limited): the PSP did not decide; worth trying again.
-    if (s >= 500 || s === 408 || s === 425 || s === 429) return this.fail({ ...base, code: "psp_unavailable", message: MESSAGES.pspUnavailable(this.host, operation, s, text) });
+    if (s >= 500 || s === 408 || s === 425 || s === 429) {
+      const retryAfterMs = retryAfterMsOf(res.headers["retry-after"], this.now());
+      return this.fail({ ...base, code: "psp_unavailable", message: MESSAGES.pspUnavailable(this.host, operation, s, text), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+    }
     return this.fail({ ...base, code: "psp_rejected", message: MESSAGES.pspRejected(operation, s, text) });
   }
 

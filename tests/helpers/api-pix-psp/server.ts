@@ -203,8 +203,8 @@ export type ApiPixPsp = {
   setAnswerRewrite: (fn: ((method: string, path: string, body: unknown) => unknown) | null) => void;
   /** From now on cobs are answered with (false) or without (true) `pixCopiaECola`. */
   setOmitCopiaECola: (on: boolean) => void;
-  /** The next `n` requests (of one kind, or any) answer `status` with a problem body. */
-  failNext: (n: number, status?: number, only?: "api" | "token") => void;
+  /** The next `n` requests (of one kind, or any) answer `status` with a problem body (and a Retry-After header, when given). */
+  failNext: (n: number, status?: number, only?: "api" | "token", retryAfter?: string) => void;
   /** The next `n` requests are read and never answered. */
   hangNext: (n?: number, only?: "api" | "token") => void;
   /** Requests held by hangNext are cut off (the client sees the connection reset), their work undone. */
@@ -310,7 +310,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const deliveries: WebhookDelivery[] = [];
   const internalErrors: Error[] = [];
   const pending: Notification[] = [];
-  const faults: { kind: "fail" | "hang"; status: number; only?: "api" | "token" }[] = [];
+  const faults: { kind: "fail" | "hang"; status: number; only?: "api" | "token"; retryAfter?: string }[] = [];
   const hung = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
   let nextLocId = 1;
@@ -699,7 +699,8 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
             res.on("close", () => hung.delete(res));
             return;
           }
-          return answer(res, record, problem(fault.status, "ServicoIndisponivel", "Serviço Indisponível", "Serviço não está disponível no momento. Serviço solicitado pode estar em manutenção ou fora da janela de funcionamento."));
+          const failed = problem(fault.status, "ServicoIndisponivel", "Serviço Indisponível", "Serviço não está disponível no momento. Serviço solicitado pode estar em manutenção ou fora da janela de funcionamento.");
+          return answer(res, record, fault.retryAfter === undefined ? failed : new HttpAnswer(failed.status, failed.body, { ...failed.headers, "retry-after": fault.retryAfter }));
         }
         if (size > 1024 * 1024) return answer(res, record, problem(413, "RequisicaoInvalida", "Requisição inválida.", "Corpo grande demais."));
         let result: HttpAnswer;
@@ -884,8 +885,8 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     setOmitCopiaECola(on) {
       omitCopiaECola = on;
     },
-    failNext(n, status = 503, only) {
-      for (let i = 0; i < n; i++) faults.push({ kind: "fail", status, only });
+    failNext(n, status = 503, only, retryAfter) {
+      for (let i = 0; i < n; i++) faults.push({ kind: "fail", status, only, retryAfter });
     },
     hangNext(n = 1, only) {
       for (let i = 0; i < n; i++) faults.push({ kind: "hang", status: 0, only });
