@@ -97,6 +97,38 @@ export function buildStaticBrCode(input: StaticBrCodeInput): string {
   return body + crc16ccitt(body);
 }
 
+export type DynamicBrCodeInput = {
+  /** The charge's payload location (field 26-25), without a scheme: "pix.psp.example/qr/v2/…". */
+  location: string;
+  merchantName: string;
+  merchantCity: string;
+};
+
+/**
+ * Dynamic BR Code (the Manual de Padrões para Iniciação do Pix): 00=01, 01=12 (single use),
+ * 26 = { 00=br.gov.bcb.pix, 25=location }, 52=0000, 53=986, no amount (54 is optional in a dynamic
+ * code: the payer's app reads the amount from the payload at the location), 58=BR, 59 name, 60 city,
+ * 62 = { 05=*** }, 63 CRC16. Name and city folded to ASCII as the static code's are.
+ */
+export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
+  const location = input.location;
+  if (location === "" || /\s/.test(location) || /^[a-z][a-z0-9+.-]*:\/\//i.test(location)) {
+    throw new BrCodeError("The charge's location must be a URL without its scheme, with no spaces");
+  }
+  const body =
+    tlv("00", "01") +
+    tlv("01", "12") +
+    tlv("26", tlv("00", PIX_GUI) + tlv("25", location)) +
+    tlv("52", "0000") +
+    tlv("53", "986") +
+    tlv("58", "BR") +
+    tlv("59", asciiField(input.merchantName, MERCHANT_NAME_MAX, FALLBACK_MERCHANT_NAME)) +
+    tlv("60", asciiField(input.merchantCity, MERCHANT_CITY_MAX, FALLBACK_MERCHANT_CITY)) +
+    tlv("62", tlv("05", "***")) +
+    "6304";
+  return body + crc16ccitt(body);
+}
+
 /** Splits a run of ID-length-value fields; throws on a truncated or non-numeric header. */
 export function parseTlv(s: string): { id: string; value: string }[] {
   const out: { id: string; value: string }[] = [];

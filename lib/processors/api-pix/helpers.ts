@@ -5,9 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documents";
-import { BrCodeError, FALLBACK_MERCHANT_CITY, FALLBACK_MERCHANT_NAME, parseBrCode, PIX_GUI } from "@/lib/domain/pix/brcode";
-import { crc16ccitt } from "@/lib/domain/pix/crc16";
-import { asciiFold, hasAsciiLetterOrDigit } from "@/lib/domain/text";
+import { BrCodeError, buildDynamicBrCode, parseBrCode } from "@/lib/domain/pix/brcode";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import {
   cobSolicitadaSchema,
@@ -201,38 +199,13 @@ function sameLocation(a: string, b: string): boolean {
   return ha === hb && pa === pb;
 }
 
-function tlv(id: string, value: string): string {
-  if (value.length > 99) throw new BrCodeError(`BR Code field ${id} is longer than 99 characters`);
-  return id + value.length.toString().padStart(2, "0") + value;
-}
-function asciiField(s: string, max: number, fallback: string): string {
-  const folded = asciiFold(s).slice(0, max).trim();
-  return hasAsciiLetterOrDigit(folded) ? folded : fallback;
-}
-
 /**
  * The dynamic BR Code of a charge whose PSP answered without `pixCopiaECola` (optional in the spec
- * since 2.6.0): built from the charge's payload location as the Manual de Padrões para Iniciação do
- * Pix lays it out: 00=01, 01=12 (single use), 26 = { 00=br.gov.bcb.pix, 25=location without scheme },
- * 52=0000, 53=986, no amount (54 is optional in a dynamic code: the payer's app reads the amount from
- * the payload at the location), 58=BR, 59 the merchant's name (25), 60 its city (15), 62 = { 05=*** },
- * 63 the CRC16. Name and city are folded to ASCII as the static codes' are (lib/domain/pix/brcode.ts).
+ * since 2.6.0): built from the charge's payload location (scheme removed) with the merchant's name
+ * and city (buildDynamicBrCode, lib/domain/pix/brcode.ts).
  */
 export function dynamicBrCodeFromLocation(input: { location: string; merchantName: string; merchantCity: string }): string {
-  const location = locationWithoutScheme(input.location);
-  if (location === "" || /\s/.test(location)) throw new BrCodeError("The charge's location is empty or has spaces");
-  const body =
-    tlv("00", "01") +
-    tlv("01", "12") +
-    tlv("26", tlv("00", PIX_GUI) + tlv("25", location)) +
-    tlv("52", "0000") +
-    tlv("53", "986") +
-    tlv("58", "BR") +
-    tlv("59", asciiField(input.merchantName, 25, FALLBACK_MERCHANT_NAME)) +
-    tlv("60", asciiField(input.merchantCity, 15, FALLBACK_MERCHANT_CITY)) +
-    tlv("62", tlv("05", "***")) +
-    "6304";
-  return body + crc16ccitt(body);
+  return buildDynamicBrCode({ ...input, location: locationWithoutScheme(input.location) });
 }
 
 /**
