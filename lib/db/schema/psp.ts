@@ -134,6 +134,11 @@ export const pspPixReceived = pgTable(
  * booked: the ledger and the transaction moved) | failed (NAO_REALIZADO or refused by the PSP).
  * The refund is paid when the PSP says DEVOLVIDO; until then its amount is held in the merchant's
  * `reserved` ledger account (moved there from available with the row, docs/psp-api-pix.md).
+ *
+ * `initiatedBy` "psp": a devolução the PSP made by itself (a MED return, `natureza` MED_OPERACIONAL,
+ * MED_FRAUDE or MED_PIX_AUTOMATICO), found listed on the Pix: its id is the PSP's, it held nothing
+ * (`reserved` false) and is booked from availableAtPsp when DEVOLVIDO, once (the unique (e2eid,
+ * devolucaoId) index, inserted in the transaction that books it; lib/services/psp/api-pix-refunds.ts).
  */
 export const pspRefunds = pgTable(
   "psp_refunds",
@@ -158,6 +163,12 @@ export const pspRefunds = pgTable(
     reserved: boolean().notNull().default(false),
     rtrId: text(),
     failReason: text(),
+    /** "merchant" (asked through Arara) | "psp" (a MED return the PSP made by itself). */
+    initiatedBy: text().notNull().default("merchant"),
+    /** The PSP's DevolucaoNatureza of a return it made by itself (MED_*); null for the merchant's own. */
+    natureza: text(),
+    /** The PSP's `motivo` of a return it made by itself, when it gave one. */
+    motivo: text(),
     nextCheckAt: timestamp({ withTimezone: true, mode: "date" }),
     leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -167,6 +178,7 @@ export const pspRefunds = pgTable(
     uniqueIndex("psp_refunds_devolucao_idx").on(t.e2eid, t.devolucaoId),
     index("psp_refunds_tx_idx").on(t.transactionId),
     index("psp_refunds_open_idx").on(t.nextCheckAt).where(sql`${t.status} in ('requested', 'processing')`),
+    check("psp_refunds_initiated_by_check", sql`${t.initiatedBy} in ('merchant', 'psp')`),
   ],
 );
 

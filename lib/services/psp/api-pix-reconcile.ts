@@ -11,7 +11,8 @@
  * 2. open refunds: `GET /pix/{e2eid}/devolucao/{id}` (or the request again, if it was never answered);
  * 3. per PSP configuration, at most once a minute: `GET /pix?inicio=&fim=` over the time since the
  *    last read (with an overlap), and a re-read of every charge of ours a listed Pix names that was
- *    not decided yet (a late payment of an expired charge included).
+ *    not decided yet (a late payment of an expired charge included); a return the PSP made by itself
+ *    (MED) listed on a Pix that paid one of our charges is booked (applyMedReturns, once).
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
@@ -19,7 +20,7 @@ import { accountPspConfigs, pspCharges, pspPixReceived, pspRefunds } from "@/lib
 import { getLogger } from "@/lib/logger";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
-import { OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
+import { applyMedReturns, isMedReturn, OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
 import type { Pix } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, moveIfPending, syncCharge, type PspChargeRow } from "./api-pix-sync";
 
@@ -196,20 +197,31 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
       const { listed, until } = await scanWindow(client, inicio, now);
       const seen = new Set<string>();
       for (const pix of listed) {
-        if (!pix.txid || seen.has(pix.txid)) continue;
-        const [decided] = await db.select({ e2eid: pspPixReceived.e2eid }).from(pspPixReceived).where(eq(pspPixReceived.e2eid, pix.endToEndId));
-        if (decided) continue;
-        const charge = await chargeByTxid(config.companyId, pix.txid);
-        if (!charge) continue;
-        seen.add(pix.txid);
-        try {
-          await syncCharge(client, charge, now);
-          result.charges++;
-        } catch (e) {
-          // One charge that cannot be read does not hold the window back: it is looked at again soon.
-          result.errors++;
-          log().warn({ account: config.companyId, transaction: charge.transactionId, ...errorFields(e) }, "api-pix charge named by GET /pix could not be re-read");
-          if (charge.status === "pending") await db.update(pspCharges).set({ nextCheckAt: now }).where(eq(pspCharges.transactionId, charge.transactionId));
+        if (!pix.txid) continue;
+        if (!seen.has(pix.txid)) {
+          const [decided] = await db.select({ e2eid: pspPixReceived.e2eid }).from(pspPixReceived).where(eq(pspPixReceived.e2eid, pix.endToEndId));
+          const charge = decided ? null : await chargeByTxid(config.companyId, pix.txid);
+          if (charge) {
+            seen.add(pix.txid);
+            try {
+              await syncCharge(client, charge, now);
+              result.charges++;
+            } catch (e) {
+              // One charge that cannot be read does not hold the window back: it is looked at again soon.
+              result.errors++;
+              log().warn({ account: config.companyId, transaction: charge.transactionId, ...errorFields(e) }, "api-pix charge named by GET /pix could not be re-read");
+              if (charge.status === "pending") await db.update(pspCharges).set({ nextCheckAt: now }).where(eq(pspCharges.transactionId, charge.transactionId));
+            }
+          }
+        }
+        // A return the PSP made by itself (MED) listed on a Pix that paid one of our charges: booked once.
+        if (pix.devolucoes?.some(isMedReturn)) {
+          try {
+            await applyMedReturns(config.companyId, pix, now);
+          } catch (e) {
+            result.errors++;
+            log().warn({ account: config.companyId, ...errorFields(e) }, "api-pix MED return listed by GET /pix could not be applied");
+          }
         }
       }
       // Never backwards: a halved window ends after the previous one (it starts at most SCAN_OVERLAP_MS before it).

@@ -32,7 +32,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { companies, pspRefunds, transactions } from "@/lib/db/schema";
+import { companies, pspPixReceived, pspRefunds, transactions, transactionStatusChanges } from "@/lib/db/schema";
 import { randomBase62 } from "@/lib/crypto";
 import { formatBRL } from "@/lib/domain/money";
 import { parseWith } from "@/lib/core/validation";
@@ -50,7 +50,7 @@ import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { clientFor, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { buildDevolucaoRequest, valorToCents } from "@/lib/processors/api-pix/helpers";
-import type { Devolucao } from "@/lib/processors/api-pix/schemas";
+import { devolucaoSchema, type Devolucao, type Pix } from "@/lib/processors/api-pix/schemas";
 import { enqueueRefundEvent } from "@/lib/webhooks/outbox";
 import { OPEN_PSP_REFUND_STATUSES } from "@/lib/core/transaction-resource";
 import type { PspRefundRow } from "@/lib/core/rows";
@@ -197,8 +197,28 @@ async function closeFailed(refund: PspRefundRow, reason: string, now: Date): Pro
   });
 }
 
+/**
+ * The booking of a devolução the PSP made (DEVOLVIDO), its row locked in `tx`: the row marked done, the
+ * refund of `returned` (from reserved when its request held it, else from availableAtPsp, guarded), the
+ * `partial_refund`/`refund` move with its timeline and `refunded` event, and the `refund` notification.
+ * The one booking of a devolução, for the merchant's own and for a MED return the PSP made by itself.
+ */
+async function bookReturned(tx: Tx, ctx: ServiceContext, locked: PspRefundRow, dev: Devolucao, returned: number, now: Date): Promise<PspRefundRow> {
+  // Marked done before the booking, in the same transaction: the `refunded` event the booking
+  // writes for a full refund shows it done, not pending. A booking refused rolls this back too.
+  const [row] = await tx
+    .update(pspRefunds)
+    .set({ status: "done", amount: returned, rtrId: dev.rtrId, failReason: null, leaseUntil: null, updatedAt: now })
+    .where(eq(pspRefunds.id, locked.id))
+    .returning();
+  const after = await refundTransaction(ctx, locked.transactionId, { amount: returned }, tx, { fromReserve: locked.reserved });
+  await enqueueRefundEvent(tx, after, row, now);
+  return row;
+}
+
 /** Acts on the PSP's state of a refund: DEVOLVIDO books it, NAO_REALIZADO fails it, EM_PROCESSAMENTO waits. */
 export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: Date): Promise<PspRefundRow> {
+  if (refund.initiatedBy === "psp") return (await applyMedReturn(refund, dev, now)) ?? refund;
   if (dev.status === "NAO_REALIZADO") return closeFailed(refund, `Devolução não realizada pelo PSP${dev.motivo ? `: ${dev.motivo}` : ""}.`, now);
   if (dev.status === "EM_PROCESSAMENTO") {
     const [row] = await getDb()
@@ -234,16 +254,7 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
         const [t] = await tx.select().from(transactions).where(eq(transactions.id, refund.transactionId)).for("update");
         await executeTransaction(tx, ctx, { cause: "psp_refund_failed", transaction: t, facts: { amount: locked.amount - returned, reserved: locked.reserved } });
       }
-      // Marked done before the booking, in the same transaction: the `refunded` event the booking
-      // writes for a full refund shows it done, not pending. A booking refused rolls this back too.
-      const [row] = await tx
-        .update(pspRefunds)
-        .set({ status: "done", amount: returned, rtrId: dev.rtrId, failReason: null, leaseUntil: null, updatedAt: now })
-        .where(eq(pspRefunds.id, refund.id))
-        .returning();
-      const after = await refundTransaction(ctx, refund.transactionId, { amount: returned }, tx, { fromReserve: locked.reserved });
-      await enqueueRefundEvent(tx, after, row, now);
-      return row;
+      return bookReturned(tx, ctx, locked, dev, returned, now);
     });
   } catch (e) {
     if (e instanceof ServiceError) {
@@ -263,6 +274,7 @@ export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: 
 
 /** Re-reads one open refund at the PSP (asking again if the PSP never answered the request). */
 export async function syncRefund(client: ApiPixClient, refund: PspRefundRow, now: Date = new Date()): Promise<PspRefundRow> {
+  if (refund.initiatedBy === "psp") return syncMedReturn(client, refund, now);
   let dev: Devolucao;
   try {
     dev =
@@ -322,6 +334,233 @@ export async function openRefundsOf(companyId: number, e2eid: string): Promise<P
     .select()
     .from(pspRefunds)
     .where(and(eq(pspRefunds.companyId, companyId), eq(pspRefunds.e2eid, e2eid), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])));
+}
+
+// ---- Returns the PSP makes by itself (MED) -------------------------------------------------------
+
+/**
+ * DevolucaoNatureza of the devoluções a PSP makes without the receiving user asking, under Banco
+ * Central's Mecanismo Especial de Devolução (API Pix 2.8.1): after a fraud or operational claim, or
+ * for Pix Automático.
+ */
+export const MED_NATUREZAS = ["MED_OPERACIONAL", "MED_FRAUDE", "MED_PIX_AUTOMATICO"] as const;
+
+export function isMedReturn(d: { natureza?: string | null }): boolean {
+  return (MED_NATUREZAS as readonly string[]).includes(d.natureza ?? "");
+}
+
+/** The Pix decisions that paid one of our charges (its money counted in availableAtPsp). */
+const PAYING_DECISIONS = ["paid", "paid_after_expiry"];
+
+type MedSubject = Pick<PspRefundRow, "companyId" | "transactionId" | "e2eid">;
+
+/**
+ * The MED returns listed on a Pix the PSP showed us (`GET /pix/{e2eid}`, a cob's `pix[]`, a `GET /pix`
+ * page), each acted on by applyMedReturn. Only a Pix that paid one of this account's charges counts:
+ * any other (not ours, an amount mismatch, a duplicate) put nothing in availableAtPsp, so nothing of
+ * it is booked. Read leniently, decided strictly: a MED devolução is re-read with devolucaoSchema
+ * (id, valor, status) before it decides anything; one that does not read is logged and left for a
+ * later read.
+ */
+export async function applyMedReturns(companyId: number, pix: Pick<Pix, "endToEndId" | "devolucoes">, now: Date): Promise<void> {
+  const meds = (pix.devolucoes ?? []).filter(isMedReturn);
+  if (meds.length === 0) return;
+  const [received] = await getDb()
+    .select({ transactionId: pspPixReceived.transactionId, decision: pspPixReceived.decision })
+    .from(pspPixReceived)
+    .where(and(eq(pspPixReceived.e2eid, pix.endToEndId), eq(pspPixReceived.companyId, companyId)));
+  if (!received || !PAYING_DECISIONS.includes(received.decision)) return;
+  for (const listed of meds) {
+    const dev = devolucaoSchema.safeParse(listed);
+    if (!dev.success) {
+      getLogger().warn(
+        { component: "api-pix", account: companyId, transaction: received.transactionId, natureza: listed.natureza },
+        "api-pix: a MED devolução listed on a Pix does not read (id, valor or status): not booked, read again with the Pix",
+      );
+      continue;
+    }
+    await applyMedReturn({ companyId, transactionId: received.transactionId, e2eid: pix.endToEndId }, dev.data, now);
+  }
+}
+
+/** When to read an open MED return again: a tenth of its age, between `min` and an hour. */
+function medRecheckAt(row: Pick<PspRefundRow, "createdAt"> | null, now: Date, min: number): Date {
+  const age = row ? now.getTime() - row.createdAt.getTime() : 0;
+  return new Date(now.getTime() + Math.min(3_600_000, Math.max(min, Math.floor(age / 10))));
+}
+
+const medFields = (subject: MedSubject, dev: Devolucao) => ({
+  component: "api-pix",
+  account: subject.companyId,
+  transaction: subject.transactionId,
+  devolucao: dev.id,
+  natureza: dev.natureza,
+  amount: valorToCents(dev.valor),
+  motivo: dev.motivo?.slice(0, 140),
+});
+
+/**
+ * One MED return of a Pix that paid `subject.transactionId`, as the PSP shows it now. Booked once: it
+ * is a psp_refunds row `initiated_by = 'psp'` keyed by (e2eid, the PSP's devolução id), inserted (on
+ * conflict do nothing) in the database transaction that books it, under the transaction's row lock,
+ * so a webhook and the reconciliation (on any instances) seeing it at once book it once.
+ *
+ * - EM_PROCESSAMENTO: nothing booked; the row is written `processing` (its amount counts as a refund in
+ *   progress: the merchant cannot refund it too) and the reconciliation reads it again (syncMedReturn).
+ * - NAO_REALIZADO: nothing booked; a row seen in processing before is closed as failed (no hold to release).
+ * - DEVOLVIDO: booked as a refund the PSP made (bookReturned, the booking of any devolução: from
+ *   availableAtPsp, since it held nothing), for at most what is still refundable, with a timeline entry
+ *   `psp_med_return` and the merchant's `refund` notification (and `refunded` when it is all).
+ *   What cannot be booked is never forced past an invariant: with nothing left to refund (already
+ *   refunded in full) the row is closed as failed; when availableAtPsp does not cover it (the merchant
+ *   moved the money; available_at_psp never goes below zero, ledger:check rule 4) it stays open and is
+ *   tried again. Either way the timeline says `psp_med_return_unbooked` and an error log asks for
+ *   attention, once.
+ *
+ * Returns the row as it stands, or null when there is none (a NAO_REALIZADO never seen before).
+ */
+export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: Date): Promise<PspRefundRow | null> {
+  const db = getDb();
+  const [known] = await db
+    .select()
+    .from(pspRefunds)
+    .where(and(eq(pspRefunds.e2eid, subject.e2eid), eq(pspRefunds.devolucaoId, dev.id)));
+  if (known && (known.initiatedBy !== "psp" || known.companyId !== subject.companyId)) return known; // an id of ours: not a MED return
+  if (known && !(OPEN_REFUND_STATUSES as readonly string[]).includes(known.status)) return known; // decided already
+  const amount = valorToCents(dev.valor);
+  if (dev.status === "NAO_REALIZADO" || amount === 0) {
+    if (!known) return null;
+    return closeFailed(known, `Devolução MED não realizada pelo PSP${dev.motivo ? `: ${dev.motivo}` : ""}.`, now);
+  }
+  const values = {
+    companyId: subject.companyId,
+    transactionId: subject.transactionId,
+    e2eid: subject.e2eid,
+    devolucaoId: dev.id,
+    amount,
+    status: "processing",
+    reserved: false,
+    initiatedBy: "psp",
+    natureza: dev.natureza ?? null,
+    motivo: dev.motivo?.slice(0, 500) ?? null,
+    rtrId: dev.rtrId ?? null,
+    nextCheckAt: medRecheckAt(null, now, 60_000),
+    createdAt: now,
+    updatedAt: now,
+  } satisfies typeof pspRefunds.$inferInsert;
+  if (dev.status === "EM_PROCESSAMENTO") {
+    if (known) {
+      const [row] = await db
+        .update(pspRefunds)
+        .set({ leaseUntil: null, nextCheckAt: medRecheckAt(known, now, 60_000), updatedAt: now })
+        .where(and(eq(pspRefunds.id, known.id), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])))
+        .returning();
+      return row ?? known;
+    }
+    const [row] = await db.insert(pspRefunds).values(values).onConflictDoNothing().returning();
+    if (row) getLogger().warn(medFields(subject, dev), "api-pix: a MED return in progress at the PSP: booked when the PSP says DEVOLVIDO");
+    return row ?? null;
+  }
+
+  // DEVOLVIDO: the money left the merchant's PSP account.
+  return db.transaction(async (tx) => {
+    const [t] = await tx.select().from(transactions).where(eq(transactions.id, subject.transactionId)).for("update");
+    await tx.insert(pspRefunds).values(values).onConflictDoNothing();
+    const [locked] = await tx
+      .select()
+      .from(pspRefunds)
+      .where(and(eq(pspRefunds.e2eid, subject.e2eid), eq(pspRefunds.devolucaoId, dev.id)))
+      .for("update");
+    if (!locked || locked.initiatedBy !== "psp" || !(OPEN_REFUND_STATUSES as readonly string[]).includes(locked.status)) return locked ?? null;
+    const [account] = await tx.select().from(companies).where(eq(companies.id, subject.companyId));
+    const ctx: ServiceContext = { account: account as Account, actor: PSP_ACTOR, requestId: "psp:api-pix", now };
+    const refundable = t.status === "paid" ? paidAmountOf(t) - t.refundedAmount : 0;
+    const returned = Math.min(amount, refundable);
+    const log = getLogger();
+    let refused: ServiceError | null = null;
+    if (returned > 0) {
+      try {
+        // A savepoint: a booking refused (the guard, before any posting) undoes its move, timeline and events.
+        const row = await tx.transaction(async (sp) => {
+          await sp.insert(transactionStatusChanges).values({ transactionId: t.id, fromStatus: t.status, toStatus: t.status, cause: "psp_med_return", amount: returned, actor: PSP_ACTOR, createdAt: now });
+          return bookReturned(sp, ctx, locked, dev, returned, now);
+        });
+        if (returned < amount) {
+          log.error(
+            { ...medFields(subject, dev), booked: returned },
+            "api-pix: a MED return of more than was still refundable: booked up to what was paid, the rest not (needs attention: check it at the PSP)",
+          );
+        } else {
+          log.warn({ ...medFields(subject, dev), booked: returned }, "api-pix: a MED return made by the PSP booked as a refund");
+        }
+        return row;
+      } catch (e) {
+        if (!(e instanceof ServiceError)) throw e;
+        refused = e;
+      }
+    }
+    const first = locked.failReason === null;
+    if (first) {
+      await tx.insert(transactionStatusChanges).values({ transactionId: t.id, fromStatus: t.status, toStatus: t.status, cause: "psp_med_return_unbooked", amount, actor: PSP_ACTOR, createdAt: now });
+    }
+    if (!refused) {
+      // Nothing left to refund: never more than was paid. The PSP says it returned money Arara no
+      // longer counts; closed, for a person to look at.
+      const reason = `Devolução MED (${dev.natureza}) de ${formatBRL(amount)} feita pelo PSP não registrada: nada mais a reembolsar nesta transação (${t.status}, ${formatBRL(t.refundedAmount)} já reembolsados). Verificar no PSP.`;
+      const [row] = await tx
+        .update(pspRefunds)
+        .set({ status: "failed", failReason: reason.slice(0, 500), leaseUntil: null, nextCheckAt: null, updatedAt: now })
+        .where(eq(pspRefunds.id, locked.id))
+        .returning();
+      log.error({ ...medFields(subject, dev), refundable }, "api-pix: a MED return on a transaction with nothing left to refund: not booked (needs attention: check it at the PSP)");
+      return row;
+    }
+    // Not covered (availableAtPsp short: the merchant moved the money), or refused otherwise: kept
+    // open, tried again as the balance may come to cover it.
+    const [row] = await tx
+      .update(pspRefunds)
+      .set({
+        failReason: (refused.code === "insufficient_balance"
+          ? `Devolução MED (${dev.natureza}) de ${formatBRL(returned)} feita pelo PSP ainda não registrada: o saldo no PSP (availableAtPsp) não a cobre. Verificar no PSP.`
+          : `Devolução MED (${dev.natureza}) feita pelo PSP ainda não registrada: ${refused.message}`
+        ).slice(0, 500),
+        rtrId: dev.rtrId ?? locked.rtrId,
+        leaseUntil: null,
+        nextCheckAt: medRecheckAt(locked, now, 5 * 60_000),
+        updatedAt: now,
+      })
+      .where(eq(pspRefunds.id, locked.id))
+      .returning();
+    (first ? log.error : log.warn).call(
+      log,
+      { ...medFields(subject, dev), code: refused.code },
+      "api-pix: a MED return made by the PSP cannot be booked (availableAtPsp does not cover it): kept open and tried again (needs attention: check it at the PSP)",
+    );
+    return row;
+  });
+}
+
+/** Re-reads an open MED return with its Pix (`GET /pix/{e2eid}`: the PSP's id may not be one `GET .../devolucao/{id}` serves). */
+async function syncMedReturn(client: ApiPixClient, refund: PspRefundRow, now: Date): Promise<PspRefundRow> {
+  let pix: Pix;
+  try {
+    pix = await client.getPix(refund.e2eid);
+  } catch (e) {
+    await checkAgainLater(refund, now);
+    throw e;
+  }
+  const listed = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
+  const dev = listed ? devolucaoSchema.safeParse(listed) : null;
+  if (!dev?.success) {
+    getLogger().warn({ component: "api-pix", account: refund.companyId, refund: refund.id }, "api-pix: an open MED return not listed (or not readable) on its Pix: read again later");
+    const [row] = await getDb()
+      .update(pspRefunds)
+      .set({ leaseUntil: null, nextCheckAt: medRecheckAt(refund, now, 5 * 60_000), updatedAt: now })
+      .where(eq(pspRefunds.id, refund.id))
+      .returning();
+    return row ?? refund;
+  }
+  return (await applyMedReturn(refund, dev.data, now)) ?? refund;
 }
 
 export { clientFor };

@@ -30,7 +30,7 @@ import { getDb } from "@/lib/db/client";
 import { companies, pspCharges, pspPixReceived, transactions, transactionStatusChanges } from "@/lib/db/schema";
 import { getLogger } from "@/lib/logger";
 import { recordRailPayment } from "@/lib/services/transactions/record-rail-payment";
-import { openDuplicateReturn, syncRefund, type PspRefundRow } from "./api-pix-refunds";
+import { applyMedReturns, openDuplicateReturn, syncRefund, type PspRefundRow } from "./api-pix-refunds";
 import type { Account } from "@/lib/services/context";
 import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { valorToCents } from "@/lib/processors/api-pix/helpers";
@@ -88,6 +88,12 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
     await syncRefund(client, refund, now).catch((e: unknown) => {
       getLogger().warn({ component: "api-pix", account: refund.companyId, refund: refund.id, err: e instanceof Error ? e.name : "error" }, "api-pix: devolução of a duplicate not asked yet: the reconciliation will ask again");
     });
+  }
+
+  // Returns the PSP made by itself (MED) listed on the charge's Pix: booked once each, as refunds.
+  for (const pix of received) {
+    if (pix.txid !== undefined && pix.txid !== charge.txid) continue;
+    await applyMedReturns(charge.companyId, pix, now);
   }
 
   // What is left to follow.

@@ -21,7 +21,7 @@ import { pspCharges, pspRefunds } from "@/lib/db/schema";
 import { getLogger } from "@/lib/logger";
 import { clientFor, incompleteReason, pspConfigByWebhookToken } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
-import { OPEN_REFUND_STATUSES, openRefundsOf, applyDevolucao } from "./api-pix-refunds";
+import { OPEN_REFUND_STATUSES, openRefundsOf, applyDevolucao, applyMedReturns } from "./api-pix-refunds";
 import { devolucaoSchema, E2EID_REGEX, TXID_REGEX } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, syncCharge } from "./api-pix-sync";
 
@@ -74,6 +74,8 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
           checked++;
         }
       }
+      // A return the PSP made by itself (MED) on a Pix that paid one of our charges: booked once.
+      await applyMedReturns(config.companyId, pix, now);
       for (const refund of await openRefundsOf(config.companyId, e2eid)) {
         // Our own devolução in the list is read strictly before it decides anything (its status
         // among the known ones); one that does not read is left to the refund's own re-read.

@@ -162,6 +162,16 @@ export type PayOptions = {
   notify?: "queue" | "deliver" | "drop";
 };
 
+export type MedReturnOptions = {
+  /** Centavos returned; default what the Pix has left after its other devoluções. */
+  amount?: number;
+  natureza?: "MED_OPERACIONAL" | "MED_FRAUDE" | "MED_PIX_AUTOMATICO";
+  status?: DevolucaoStatus;
+  motivo?: string;
+  /** Let it exceed what the Pix has left (a PSP breaking the rule that devoluções never exceed the Pix). */
+  beyondPix?: boolean;
+};
+
 export type ApiPixPsp = {
   host: string;
   port: number;
@@ -192,6 +202,12 @@ export type ApiPixPsp = {
   deliverWebhooks: () => Promise<WebhookDelivery[]>;
   dropWebhooks: () => number;
   settleDevolucao: (e2eid: string, id: string, status: Exclude<DevolucaoStatus, "EM_PROCESSAMENTO">, motivo?: string) => Devolucao;
+  /**
+   * The PSP returns (part of) a Pix by itself under Banco Central's MED (natureza MED_FRAUDE by
+   * default, DEVOLVIDO by default, the whole Pix by default), with an id of its own; the callback fires
+   * as for any devolução (queued). Settle one made EM_PROCESSAMENTO with settleDevolucao.
+   */
+  medReturn: (e2eid: string, options?: MedReturnOptions) => Devolucao;
   /** The PSP removes the charge (REMOVIDA_PELO_PSP), as some do once it expires. */
   removeCob: (txid: string) => void;
   expireTokens: () => void;
@@ -867,6 +883,27 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
       // The spec: the callback also fires when a refund reaches DEVOLVIDO or NAO_REALIZADO.
       pending.push({ chave: p.chave, e2eids: [e2eid] });
       return devolucaoSchema.parse({ ...d, horario: { ...d.horario } });
+    },
+    medReturn(e2eid, o = {}) {
+      const p = pixes.get(e2eid);
+      if (!p) throw new Error(`No Pix ${e2eid} at the PSP`);
+      const left = centsOf(p.valor) - p.devolucoes.filter((d) => d.status !== "NAO_REALIZADO").reduce((sum, d) => sum + centsOf(d.valor), 0);
+      const amount = o.amount ?? (left > 0 ? left : centsOf(p.valor));
+      if (amount <= 0 || (amount > left && !o.beyondPix)) throw new Error(`A MED return of ${amount} exceeds what the Pix ${e2eid} has left (${left})`);
+      const at = now();
+      const status = o.status ?? "DEVOLVIDO";
+      const dev: Devolucao = devolucaoSchema.parse({
+        id: `MED${randomAlnum(29)}`,
+        rtrId: "D" + makeEnd2EndId(ispb, at, randomAlnum(11)).slice(1),
+        valor: valorOf(amount),
+        natureza: o.natureza ?? "MED_FRAUDE",
+        horario: { solicitacao: iso(at), ...(status === "DEVOLVIDO" ? { liquidacao: iso(at) } : {}) },
+        status,
+        ...(o.motivo ? { motivo: o.motivo } : {}),
+      });
+      p.devolucoes.push(dev);
+      pending.push({ chave: p.chave, e2eids: [e2eid] });
+      return devolucaoSchema.parse({ ...dev, horario: { ...dev.horario } });
     },
     removeCob(txid) {
       const c = cobs.get(txid);
