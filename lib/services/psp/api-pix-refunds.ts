@@ -27,6 +27,10 @@
  * A refund opened before refunds were held (`reserved` false, from before migration 0016) held
  * nothing: DEVOLVIDO books it from available as it was then (if the balance no longer covers it,
  * it stays open, logged, and is tried again), and a failure has nothing to release.
+ *
+ * A return the PSP makes by itself under Banco Central's MED (natureza MED_*, listed on the Pix) is a
+ * row of its own (`initiated_by` 'psp', the PSP's id), written and booked by applyMedReturn with the
+ * same booking (bookReturned), from availableAtPsp since nothing was held for it.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "@/lib/db/client";
