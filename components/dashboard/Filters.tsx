@@ -64,11 +64,28 @@ export function FilterActions({ clearHref, filtered }: { clearHref: string; filt
   );
 }
 
-/** Said when a filter of the URL did not parse and the list ignores it. */
-export function InvalidFiltersAlert() {
+/** Said when a filter of the URL did not parse and the list ignores it; `names`: which ones, by their labels. */
+export function InvalidFiltersAlert({ names = [] }: { names?: string[] }) {
+  const quoted = names.map((n) => `“${n}”`);
+  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} e ${quoted[quoted.length - 1]}` : quoted[0];
   return (
-    <div className={`${ui.alert} ${ui.alertWarning}`} style={{ margin: 16 }} role="status">
-      Algum filtro tem um valor inválido e foi ignorado.
+    <div className={`${ui.alert} ${ui.alertWarning}`} style={{ margin: 16 }} role="status" data-testid="invalid-filters">
+      {quoted.length === 0
+        ? "Algum filtro tem um valor inválido e foi ignorado."
+        : quoted.length === 1
+          ? `O filtro ${list} tem um valor inválido e foi ignorado.`
+          : `Os filtros ${list} têm valores inválidos e foram ignorados.`}
+    </div>
+  );
+}
+
+/** "De" after "Até": said instead of an empty list, with a link that swaps them. */
+export function ReversedRangeAlert({ from, to, swapHref }: { from: string; to: string; swapHref: string }) {
+  const br = (ymd: string) => ymd.split("-").reverse().join("/");
+  return (
+    <div className={`${ui.alert} ${ui.alertWarning}`} style={{ margin: 16 }} role="status" data-testid="reversed-range">
+      O período está invertido: “De” ({br(from)}) é depois de “Até” ({br(to)}), e nenhuma data cabe nele.{" "}
+      <Link href={swapHref}>Trocar as datas</Link>
     </div>
   );
 }

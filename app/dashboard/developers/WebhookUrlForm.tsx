@@ -29,7 +29,7 @@ export function WebhookUrlForm({ initial }: { initial: string | null }) {
           value={url}
           onChange={(e) => setUrl(e.target.value)}
           aria-invalid={errors?.webhookUrl ? true : undefined}
-          aria-describedby="webhookUrl-hint"
+          aria-describedby={errors?.webhookUrl ? "webhookUrl-error webhookUrl-hint" : "webhookUrl-hint"}
         />
         <FieldErrorText errors={errors} name="webhookUrl" />
         <span id="webhookUrl-hint" className={ui.hint}>

@@ -1,7 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { dashboardAction, type ActionState } from "@/lib/auth/action";
+import { dashboardAction, fieldError, type ActionState } from "@/lib/auth/action";
+import { ServiceError } from "@/lib/services/errors";
 import { revealWebhookSecret, rotateSecretKey, rotateWebhookSecret } from "@/lib/services/accounts/accounts";
 import { getLogger } from "@/lib/logger";
 import { reissueOwnSession } from "@/lib/auth/reissue-session";
@@ -35,7 +36,22 @@ export async function rotateWebhookSecretAction(): Promise<ActionState<{ secret:
 /** The account's default webhook URL (empty: none): for charges and cash-outs created without a postbackUrl. */
 export async function updateWebhookUrlAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
   return dashboardAction(async (ctx) => {
-    const url = await updateDefaultWebhookUrl(ctx, formData.get("webhookUrl"));
+    const raw = formData.get("webhookUrl");
+    // Another scheme (ftp://, file://, javascript:): the address may be complete, it is the scheme that is not accepted.
+    const scheme = typeof raw === "string" ? /^\s*([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1] : undefined;
+    if (scheme && !/^https?$/i.test(scheme)) {
+      return fieldError("URL de webhook inválida.", "webhookUrl", `A URL precisa começar com http:// ou https:// (${scheme.toLowerCase()}:// não é aceito).`);
+    }
+    let url: string | null;
+    try {
+      url = await updateDefaultWebhookUrl(ctx, raw);
+    } catch (err) {
+      // The service words its refusals for this form (in Portuguese): said as they are, without the generic prefix.
+      if (err instanceof ServiceError && err.code === "validation_error") {
+        return { status: "error", message: err.message, fieldErrors: Object.fromEntries((err.errors ?? []).map((e) => [e.field, e.message])) };
+      }
+      throw err;
+    }
     revalidatePath("/dashboard/developers");
     return { status: "ok", message: url ? "URL de webhook salva. Vale para as transações e saques criados a partir de agora." : "URL de webhook removida." };
   });

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { listTransactions } from "@/lib/services/transactions/list-transactions";
 import { PAYMENT_METHODS, TRANSACTION_STATUSES } from "@/lib/domain/status";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Pagination } from "@/components/dashboard/Pagination";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { transactionFilters, transactionQuery, transactionSearch } from "@/components/dashboard/transaction-filters";
+import { TRANSACTION_FILTER_LABEL, transactionFilters, transactionQuery, transactionSearch } from "@/components/dashboard/transaction-filters";
 import { displayStatus, formatBRL, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
-import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert } from "@/components/dashboard/Filters";
+import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert, ReversedRangeAlert } from "@/components/dashboard/Filters";
 import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
 import { MAX_EXPORT_ROWS } from "./export/transactions-csv";
 import ui from "@/components/dashboard/ui.module.css";
@@ -31,10 +32,17 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
   const ctx = await requireSession();
   const sp = await searchParams;
   const filters = transactionFilters((n) => sp[n]);
-  const { query, opts, invalid } = transactionQuery(filters, { page: one(sp.page) ?? "1", limit: 20 });
+  const { query, opts, invalid, reversed } = transactionQuery(filters, { page: one(sp.page) ?? "1", limit: 20 });
   const { rows, pagination } = await listTransactions(ctx, query, { ...opts, now: ctx.now });
   const exportSearch = transactionSearch(filters).toString();
   const filtered = Object.values(filters).some(Boolean);
+  const hrefOf = (f: typeof filters, page = 1) => {
+    const q = transactionSearch(f);
+    if (page > 1) q.set("page", String(page));
+    return q.size ? `/dashboard/transactions?${q}` : "/dashboard/transactions";
+  };
+  // A page number past the last one (an old link, a hand-typed URL): said, with the way to the last page.
+  const beyondLast = rows.length === 0 && pagination.total > 0 && query.page > pagination.totalPages;
 
   return (
     <>
@@ -79,8 +87,23 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
           <DateRangeFields from={filters.from} to={filters.to} />
           <FilterActions clearHref="/dashboard/transactions" filtered={filtered} />
         </form>
-        {invalid.length > 0 && <InvalidFiltersAlert />}
-        {rows.length === 0 ? (
+        {invalid.length > 0 && <InvalidFiltersAlert names={invalid.map((k) => TRANSACTION_FILTER_LABEL[k])} />}
+        {reversed && filters.from && filters.to ? (
+          <ReversedRangeAlert from={filters.from} to={filters.to} swapHref={hrefOf({ ...filters, from: filters.to, to: filters.from })} />
+        ) : beyondLast ? (
+          <div className={ui.empty} data-testid="beyond-last-page">
+            <strong>Página além da última</strong>
+            <span>
+              {pagination.totalPages === 1 ? "A lista tem uma página só" : `A lista tem ${pagination.totalPages} páginas`}
+              {filtered ? " com estes filtros" : ""}; a página {query.page} não existe.
+            </span>
+            <div style={{ marginTop: 12 }}>
+              <Link href={hrefOf(filters, pagination.totalPages)} className={`${ui.button} ${ui.secondary} ${ui.buttonSmall}`}>
+                Ir para a última página ({pagination.totalPages})
+              </Link>
+            </div>
+          </div>
+        ) : rows.length === 0 ? (
           <EmptyState title={filtered ? "Nenhuma transação encontrada" : "Nenhuma transação ainda"}>
             {filtered ? "Tente outros filtros." : "Crie uma cobrança pela API ou compartilhe um link de pagamento."}
           </EmptyState>
@@ -103,14 +126,16 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
             ))}
           </ListTable>
         )}
-        <Pagination
-          basePath="/dashboard/transactions"
-          params={filters}
-          page={pagination.page}
-          totalPages={pagination.totalPages}
-          total={pagination.total}
-          noun={["transação", "transações"]}
-        />
+        {!beyondLast && !reversed && (
+          <Pagination
+            basePath="/dashboard/transactions"
+            params={filters}
+            page={pagination.page}
+            totalPages={pagination.totalPages}
+            total={pagination.total}
+            noun={["transação", "transações"]}
+          />
+        )}
       </div>
     </>
   );
