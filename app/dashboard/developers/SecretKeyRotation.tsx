@@ -15,7 +15,8 @@ export function SecretKeyRotation({ currentHint }: { currentHint: string | null 
       <div className={ui.form}>
         <div className={`${ui.alert} ${ui.alertWarning}`} role="alert">
           <strong>Nova chave secreta gerada. Copie agora: ela não será mostrada de novo.</strong>
-          A chave anterior foi revogada e já não autentica na API.
+          A chave anterior foi revogada e já não autentica na API. As outras sessões do painel desta conta foram encerradas e pedem
+          login de novo; a sua continua.
         </div>
         <KeyBox value={state.data.secretKey} label="Nova chave secreta" testId="new-secret-key" />
       </div>
@@ -42,6 +43,11 @@ export function SecretKeyRotation({ currentHint }: { currentHint: string | null 
             <p className={ui.small} style={{ margin: "4px 0 0" }}>
               A chave atual{currentHint ? ` (${currentHint})` : ""} para de funcionar imediatamente. Atualize seus sistemas com a nova
               chave logo em seguida.
+            </p>
+            <p className={ui.small} style={{ margin: "4px 0 0" }} data-testid="rotation-ends-sessions">
+              Todas as sessões do painel desta conta também são encerradas (outros navegadores, aparelhos e membros da equipe precisam
+              entrar de novo); só esta continua. É o esperado numa troca por vazamento: quem tinha a chave ou uma sessão aberta perde o
+              acesso.
             </p>
           </div>
           <div className={ui.buttonRow}>
