@@ -11,6 +11,7 @@ import { call } from "../helpers/app";
 import { randomCpf } from "../helpers/accounts";
 import { baseBody } from "../helpers/cash-in";
 import { pdfText } from "../helpers/pdf-text";
+import { pdfLayout, type Box, type TextRun } from "../helpers/pdf-layout";
 
 async function merchant(name: string) {
   return createAccount({ name, document: randomCpf(), email: `${Math.random().toString(36).slice(2)}@example.com` });
@@ -108,6 +109,78 @@ describe("the fields of a bank slip", () => {
     const account = await merchant("Loja Sem Endereço");
     const slip = await slipFor(account, "João Sem Endereço");
     expect(slip.match(/Endereço não informado/g)?.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("long names and addresses on the boleto PDF", () => {
+  const LONG_ADDRESS = {
+    street: "Avenida Presidente Juscelino Kubitschek",
+    streetNumber: "1909",
+    complement: "Torre Sul, 14º andar, conjunto 142",
+    neighborhood: "Vila Nova Conceição",
+    city: "São Paulo",
+    state: "SP",
+    zipCode: "04543-011",
+  };
+  const CASES: [string, string, Record<string, string>][] = [
+    ["a long name and address", "Maria Aparecida da Conceição dos Santos Oliveira", LONG_ADDRESS],
+    [
+      "a 96-character name and a long complement",
+      "Maria Aparecida da Conceição dos Santos Oliveira de Albuquerque Cavalcanti Pereira Bragança Lima",
+      { ...LONG_ADDRESS, complement: "Torre Sul, 14º andar, conjunto 142, entrada pela Rua Funchal, portaria 3, falar com a recepção" },
+    ],
+    [
+      "every field at its longest",
+      "Wolfeschlegelsteinhausenbergerdorff ".repeat(6).slice(0, 200),
+      {
+        street: "Rua ".padEnd(200, "x"),
+        streetNumber: "1".repeat(20),
+        complement: "Bloco ".padEnd(200, "y"),
+        neighborhood: "Bairro ".padEnd(200, "z"),
+        city: "Cidade ".padEnd(200, "w"),
+        state: "SP",
+        zipCode: "04543011",
+      },
+    ],
+  ];
+
+  /** The smallest stroked box holding the point. */
+  const boxAt = (boxes: Box[], x: number, y: number) =>
+    boxes.filter((b) => x >= b.x - 0.01 && x <= b.x + b.w && y >= b.y && y <= b.y + b.h).sort((a, b) => a.w * a.h - b.w * b.h)[0];
+  const overlap = (a: TextRun, b: TextRun) =>
+    a.x < b.x + b.width - 0.2 && b.x < a.x + a.width - 0.2 && a.top < b.bottom - 0.2 && b.top < a.bottom - 0.2;
+
+  it.each(CASES)("%s: every line stays in its box, on one line, and no two lines overlap", async (_case, name, address) => {
+    const account = await merchant(name.slice(0, 120));
+    const body = baseBody({ paymentMethod: "boleto", customer: { ...baseBody().customer, name }, shipping: { fee: 0, address } });
+    const res = await call("POST", "/api/v1/transactions", { auth: account.secretKey, body });
+    expect(res.status, res.text).toBe(201);
+    const { pdf } = await boletoPdfBySecureId(res.body.data.secureId);
+    if (process.env.BOLETO_PDF_OUT) (await import("node:fs")).writeFileSync(`${process.env.BOLETO_PDF_OUT}-${CASES.findIndex((c) => c[0] === _case)}.pdf`, pdf);
+    const { pages } = await pdfLayout(pdf);
+    expect(pages).toHaveLength(1);
+    const { text, boxes } = pages[0];
+    expect(boxes.length).toBeGreaterThan(20);
+    // The payer's document is printed whole (twice), however long the name before it.
+    expect(text.filter((t) => t.str.includes("CPF 111.444.777-35")).length, JSON.stringify(text.map((t) => t.str))).toBe(2);
+    let inBoxes = 0;
+    for (const t of text) {
+      const box = boxAt(boxes, t.x + 0.5, (t.top + t.bottom) / 2);
+      if (!box) continue;
+      inBoxes++;
+      const where = `${JSON.stringify(t)} in ${JSON.stringify(box)}`;
+      expect(t.x, where).toBeGreaterThanOrEqual(box.x);
+      expect(t.x + t.width, where).toBeLessThanOrEqual(box.x + box.w);
+      expect(t.top, where).toBeGreaterThanOrEqual(box.y);
+      expect(t.bottom, where).toBeLessThanOrEqual(box.y + box.h);
+    }
+    expect(inBoxes).toBeGreaterThan(40);
+    for (const [i, a] of text.entries()) {
+      for (const b of text.slice(i + 1)) expect(overlap(a, b), `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`).toBe(false);
+    }
+    // Still readable: a value shrinks to 6 pt at the least (captions are 5.5 pt), then is cut.
+    for (const t of text) expect(t.size, JSON.stringify(t)).toBeGreaterThanOrEqual(5.5);
+    for (const t of text.filter((t) => t.size > 5.5)) expect(t.size, JSON.stringify(t)).toBeGreaterThanOrEqual(6);
   });
 });
 

@@ -98,10 +98,11 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: SlipMerchant)
   const issued = brDate(brasiliaDay(t.createdAt));
   const amount = formatBRL(t.amount);
   const beneficiaryName = drawableText(merchant.name);
-  const beneficiary = `${beneficiaryName} - ${merchant.document.length === 11 ? "CPF" : "CNPJ"} ${formatDocument(merchant.document)}`;
+  // A party's line is its name then its document; a name too long for the box is cut, the document never.
+  const beneficiary = { text: beneficiaryName, keep: ` - ${merchant.document.length === 11 ? "CPF" : "CNPJ"} ${formatDocument(merchant.document)}` };
   const beneficiaryAddress = addressLines(merchant.address).map((l) => drawableText(l)).join(" - ");
   const payerDoc = t.customer.document;
-  const payer = `${drawableText(t.customer.name)} - ${payerDoc.type.toUpperCase()} ${formatDocument(payerDoc.number)}`;
+  const payer = { text: drawableText(t.customer.name), keep: ` - ${payerDoc.type.toUpperCase()} ${formatDocument(payerDoc.number)}` };
   const payerAddress = addressLines(t.shipping?.address).map((l) => drawableText(l));
   const ourNumber = bb?.ourNumber ?? t.acquirerRef ?? String(t.id);
   const beneficiaryCode = bb ? `Convênio ${bb.agreement}` : "-";
@@ -131,24 +132,56 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: SlipMerchant)
 
   const left = 36;
   const width = doc.page.width - 72;
-  const label = (text: string, x: number, y: number, w: number) =>
-    doc.font("Slip").fontSize(5.5).fillColor("#444").text(text, x + 3, y + 2, { width: w - 6, lineBreak: false });
-  const value = (text: string, x: number, y: number, w: number, opts: { bold?: boolean; align?: "left" | "right"; size?: number } = {}) =>
-    doc
-      .font(opts.bold ? "Slip-Bold" : "Slip")
-      .fontSize(opts.size ?? 8.5)
-      .fillColor("#000")
-      .text(text, x + 3, y, { width: w - 6, align: opts.align ?? "left", lineBreak: false, ellipsis: true });
-  const cell = (x: number, y: number, w: number, h: number, caption: string, text: string, opts: { bold?: boolean; align?: "left" | "right" } = {}) => {
+  /**
+   * Text that fits `w` on one line: at the largest size from `max` down to `min`, and at `min` cut
+   * with an ellipsis. The `keep` part (a party's document number) is never cut: the rest before it
+   * is. pdfkit wraps any text given a width (lineBreak: false only applies without one, and its
+   * ellipsis only with a height), so each value is measured here and drawn without a width.
+   */
+  const fit = (text: string, fontName: string, w: number, max: number, min: number, keep = ""): { text: string; size: number } => {
+    doc.font(fontName).fontSize(max);
+    const natural = doc.widthOfString(text + keep);
+    if (natural <= w) return { text: text + keep, size: max };
+    const size = Math.max(min, Math.floor((max * w * 10) / natural) / 10);
+    doc.fontSize(size);
+    if (doc.widthOfString(text + keep) <= w) return { text: text + keep, size };
+    const parts = Array.from(new Intl.Segmenter("pt-BR", { granularity: "grapheme" }).segment(text), (g) => g.segment);
+    const cut = (n: number) => `${parts.slice(0, n).join("").trimEnd()}…${keep}`;
+    if (doc.widthOfString(cut(0)) > w) return keep ? fit(text + keep, fontName, w, max, min) : { text: "", size };
+    let lo = 0;
+    let hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (doc.widthOfString(cut(mid)) <= w) lo = mid;
+      else hi = mid - 1;
+    }
+    return { text: cut(lo), size };
+  };
+  type Style = { bold?: boolean; align?: "left" | "right"; size?: number; min?: number; keep?: string; color?: string };
+  /** One line of text in a box's inner width (3 pt padding each side), never wrapped. */
+  const line1 = (text: string, x: number, y: number, w: number, opts: Style = {}) => {
+    const fontName = opts.bold ? "Slip-Bold" : "Slip";
+    const max = opts.size ?? 8.5;
+    const fitted = fit(text, fontName, w - 6, max, opts.min ?? Math.min(max, 6.5), opts.keep);
+    doc.font(fontName).fontSize(fitted.size).fillColor(opts.color ?? "#000");
+    const drawnX = opts.align === "right" ? x + w - 3 - doc.widthOfString(fitted.text) : x + 3;
+    doc.text(fitted.text, drawnX, y, { lineBreak: false });
+  };
+  const label = (text: string, x: number, y: number, w: number) => line1(text, x, y + 2, w, { size: 5.5, min: 4.5, color: "#444" });
+  const value = (text: string, x: number, y: number, w: number, opts: Style = {}) => line1(text, x, y, w, opts);
+  const cell = (x: number, y: number, w: number, h: number, caption: string, text: string, opts: Style = {}) => {
     doc.lineWidth(0.5).rect(x, y, w, h).stroke();
     label(caption, x, y, w);
     value(text, x, y + 10, w, opts);
   };
-  /** A box with a caption and several lines (a party's name and document, then its address). */
-  const block = (x: number, y: number, w: number, h: number, caption: string, lines: string[]) => {
+  /**
+   * A box with a caption and several lines, each on its own 10 pt step (a party's name and
+   * document, then its address): the box must be 14 + 10 x lines tall.
+   */
+  const block = (x: number, y: number, w: number, h: number, caption: string, lines: { text: string; keep?: string }[]) => {
     doc.lineWidth(0.5).rect(x, y, w, h).stroke();
     label(caption, x, y, w);
-    lines.forEach((l, i) => value(l, x, y + 10 + i * 10, w, { size: i === 0 ? 8.5 : 7.5 }));
+    lines.forEach((l, i) => value(l.text, x, y + 10 + i * 10, w, i === 0 ? { size: 8.5, min: 6.5, keep: l.keep } : { size: 7.5, min: 6 }));
   };
   /** The largest size up to `max` at which the text fits the width on one line. */
   const fittedSize = (text: string, fontName: string, w: number, max: number) => {
@@ -185,14 +218,15 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: SlipMerchant)
   y += 28;
   const r1 = width * 0.6;
   const r2 = width * 0.2;
-  block(left, y, r1, 34, "Beneficiário", [beneficiary, beneficiaryAddress || noAddress]);
+  block(left, y, r1, 34, "Beneficiário", [beneficiary, { text: beneficiaryAddress || noAddress }]);
   cell(left + r1, y, r2, 34, "Agência/Código do Beneficiário", beneficiaryCode);
   cell(left + r1 + r2, y, r2, 34, "Vencimento", due, { bold: true, align: "right" });
   y += 34;
-  block(left, y, r1, 34, "Pagador", [payer, payerAddress.join(" - ") || noAddress]);
-  cell(left + r1, y, r2, 34, "Nosso número", ourNumber);
-  cell(left + r1 + r2, y, r2, 34, "Valor do documento", amount, { bold: true, align: "right" });
-  y += 34;
+  // The payer's address on its two lines, as on the slip below (one line cut most addresses short).
+  block(left, y, r1, 44, "Pagador", [payer, ...(payerAddress.length ? payerAddress : [noAddress]).map((text) => ({ text }))]);
+  cell(left + r1, y, r2, 44, "Nosso número", ourNumber);
+  cell(left + r1 + r2, y, r2, 44, "Valor do documento", amount, { bold: true, align: "right" });
+  y += 44;
   const r3 = r1 / 3;
   cell(left, y, r3, 24, "Nº do documento", documentNumber);
   cell(left + r3, y, r3, 24, "Espécie", "R$");
@@ -219,7 +253,7 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: SlipMerchant)
   cell(left, y, w1, 24, "Local de pagamento", sandbox ? "Boleto de teste (sandbox): não pagável em bancos" : "Pagável em qualquer banco até o vencimento");
   cell(left + w1, y, w2, 24, "Vencimento", due, { bold: true, align: "right" });
   y += 24;
-  block(left, y, w1, 34, "Beneficiário", [beneficiary, beneficiaryAddress || noAddress]);
+  block(left, y, w1, 34, "Beneficiário", [beneficiary, { text: beneficiaryAddress || noAddress }]);
   cell(left + w1, y, w2, 34, "Agência/Código do Beneficiário", beneficiaryCode, { align: "right" });
   y += 34;
   const q = w1 / 5;
@@ -248,7 +282,7 @@ export async function renderBoletoPdf(t: TransactionRow, merchant: SlipMerchant)
     cell(left + w1, y + i * 20, w2, 20, caption, "");
   }
   y += 60;
-  block(left, y, width, 44, "Pagador", [payer, ...(payerAddress.length ? payerAddress : [noAddress])]);
+  block(left, y, width, 44, "Pagador", [payer, ...(payerAddress.length ? payerAddress : [noAddress]).map((text) => ({ text }))]);
   y += 52;
 
   const itf = encodeInterleaved2of5(barcode, { wide: 3, quietZone: 0 });
