@@ -188,3 +188,36 @@ test("going back from a method on a payment link keeps the payer's name, e-mail 
     await shot(page, `link-back-keeps-payer-${viewport.width}`);
   }
 });
+
+test("a phone's page never scrolls sideways: a merchant's long word (a URL, a SKU, an order reference) wraps", async ({ page, request }) => {
+  const PHONE_390 = { width: 390, height: 844 };
+  await page.setViewportSize(PHONE_390);
+  const url = "https://www.minhalojavirtual.com.br/pedidos/2026/11/29/7f3a9c2e41";
+  const sku = "SKU-CAFETEIRA-ITALIANA-INOX-6XICARAS-REF-0000123456789ABCDEF";
+  const widths = async () => page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth }));
+
+  // The case the payer reported: POST /api/v1/checkouts {"amount":4990,"description":"Pedido https://…"}.
+  const res = await request.post("/api/v1/checkouts", { headers: { authorization: AUTH }, data: { amount: 4990, description: `Pedido ${url}` } });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.goto(pathOf(((await res.json()).data as { secureUrl: string }).secureUrl));
+  await expect(page.getByRole("paragraph").filter({ hasText: url })).toBeVisible();
+  expect(await widths()).toEqual({ doc: 390, body: 390 });
+  await shot(page, "long-word-link-390");
+
+  // A paid charge with a long order reference and item title.
+  const tx = await request.post("/api/v1/transactions", {
+    headers: { authorization: AUTH },
+    data: { paymentMethod: "pix", amount: 4990, items: [{ title: sku, unitPrice: 4990, quantity: 1, tangible: true }], customer: CUSTOMER, externalRef: sku.repeat(3) },
+  });
+  expect(tx.status(), await tx.text()).toBe(201);
+  const { id, secureUrl } = (await tx.json()).data as { id: number; secureUrl: string };
+  await page.goto(pathOf(secureUrl));
+  await page.getByText("Ver itens do pedido").click();
+  await expect(page.getByText(sku, { exact: true })).toBeVisible();
+  expect(await widths()).toEqual({ doc: 390, body: 390 });
+  expect((await request.put(`/api/v1/transactions/${id}/test`, { headers: { authorization: AUTH }, data: { status: "paid" } })).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("order-ref")).toHaveText(sku.repeat(3));
+  expect(await widths()).toEqual({ doc: 390, body: 390 });
+  await shot(page, "long-word-paid-390");
+});
