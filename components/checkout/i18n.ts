@@ -256,15 +256,19 @@ export function dictionary(locale: Locale): Dictionary {
   return locale === "en" ? en : pt;
 }
 
-/** "14/06/2026 às 15:30" / "Jun 14, 2026, 3:30 PM", in Brasília time: the payer's bank counts in it. */
+/**
+ * "14/06/2026 às 15:30 (horário de Brasília)" / "Jun 14, 2026, 3:30 PM (Brasília time)": in Brasília
+ * time, as the payer's bank counts, and saying so (a payer elsewhere would read it as their own).
+ * The zone wraps as one piece, on the next line when it does not fit ("(horário / de Brasília)" read badly).
+ */
 export function formatDateTime(iso: string, locale: Locale): string {
   const d = new Date(iso);
   if (locale === "en") {
-    return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Sao_Paulo" }).format(d);
+    return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Sao_Paulo" }).format(d)} (Brasília\u00a0time)`;
   }
   const date = new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" }).format(d);
   const time = new Intl.DateTimeFormat("pt-BR", { hour: "2-digit", minute: "2-digit", timeZone: "America/Sao_Paulo" }).format(d);
-  return `${date} às ${time}`;
+  return `${date} às\u00a0${time} (horário\u00a0de\u00a0Brasília)`;
 }
 
 /** A calendar date "YYYY-MM-DD" (a boleto's due date) as "14/06/2026" / "Jun 14, 2026". */

@@ -96,6 +96,8 @@ test.describe("hosted checkout: PIX", () => {
     const tx = await createTransaction(request, { paymentMethod: "pix" });
     await page.goto(`${pathOf(tx.secureUrl)}?lang=en`);
     await expect(page.getByRole("heading", { name: "Pay with PIX" })).toBeVisible();
+    // Two days to pay: the deadline, in Brasília time and saying so.
+    await expect(page.getByText(/^Valid until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M \(Brasília\stime\)$/)).toBeVisible();
     await expect(page.getByText("Total to pay")).toBeVisible();
     await expect(page.locator("[lang=en]").first()).toBeVisible();
     await expect(page.getByRole("button", { name: "Copy PIX code" })).toBeVisible();
@@ -105,6 +107,7 @@ test.describe("hosted checkout: PIX", () => {
     await expect(page.getByRole("heading", { name: "Pay with PIX" })).toBeVisible();
     await page.getByRole("link", { name: "Mudar para português" }).click();
     await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    await expect(page.getByText(/^Válido até \d{2}\/\d{2}\/\d{4} às\s\d{2}:\d{2}\s\(horário\sde\sBrasília\)$/)).toBeVisible();
     expect(errors()).toEqual([]);
   });
 
