@@ -2,16 +2,32 @@
 
 import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { dictionary, type Locale } from "./i18n";
+import { dictionary, formatDateTime, type Locale } from "./i18n";
 import { noteServerDate, serverNow } from "./server-clock";
 import { Alert } from "../ui/Alert";
 import ui from "../ui/ui.module.css";
 
 const POLL_MS = 2500;
 
-type Watch = { refresh: () => void };
-const WatcherContext = createContext<Watch>({ refresh: () => {} });
+type Watch = { refresh: () => void; paidAt: string | null };
+const WatcherContext = createContext<Watch>({ refresh: () => {}, paidAt: null });
 export const useWatcher = () => useContext(WatcherContext);
+
+/**
+ * "Pagamento em 29/11/2026 às 04:38 (horário de Brasília)". The paid screen a watcher swaps in was
+ * drawn by the server while the charge was pending, without the time: the time then comes from the
+ * status route's answer (paidAt), kept by the watcher.
+ */
+export function PaidAtLine({ paidAt, locale, className }: { paidAt: string | null; locale: Locale; className?: string }) {
+  const watched = useWatcher().paidAt;
+  const at = paidAt ?? watched;
+  if (!at) return null;
+  return (
+    <p className={className} data-testid="paid-at">
+      {dictionary(locale).paid.at(formatDateTime(at, locale))}
+    </p>
+  );
+}
 
 type Phase = "waiting" | "paid" | "expired";
 
@@ -39,6 +55,7 @@ export function PaymentWatcher({
   const t = dictionary(locale);
   const router = useRouter();
   const [phase, setPhase] = useState<Phase>("waiting");
+  const [paidAt, setPaidAt] = useState<string | null>(null);
   const [announce, setAnnounce] = useState("");
   /** The last look at the server failed for want of a connection (or the browser says it is offline). */
   const [offline, setOffline] = useState(false);
@@ -53,10 +70,11 @@ export function PaymentWatcher({
       setOffline(false);
       noteServerDate(res.headers.get("date"));
       if (!res.ok) return;
-      const { data } = (await res.json()) as { data: { status: string; expired?: boolean; next?: string | null } };
+      const { data } = (await res.json()) as { data: { status: string; expired?: boolean; paidAt?: string | null; next?: string | null } };
       if (data.next) {
         router.push(`/checkout/${data.next}`);
       } else if (data.status === "paid") {
+        setPaidAt(data.paidAt ?? null);
         setPhase("paid");
         setAnnounce(t.paid.title);
       } else if (data.expired) {
@@ -108,7 +126,7 @@ export function PaymentWatcher({
   }, [done]);
 
   return (
-    <WatcherContext.Provider value={{ refresh: () => void check() }}>
+    <WatcherContext.Provider value={{ refresh: () => void check(), paidAt }}>
       {!done && offline ? (
         <div data-testid="offline-notice">
           <Alert tone="warning" role="status">

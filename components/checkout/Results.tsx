@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { dictionary, formatDateTime, type Locale } from "./i18n";
+import { dictionary, type Locale } from "./i18n";
+import { PaidAtLine } from "./PaymentWatcher";
 import { AlertIcon, CheckIcon, ClockIcon, UndoIcon, XIcon } from "./icons";
 import s from "./checkout.module.css";
 
@@ -50,11 +51,12 @@ export function PaidResult({
       <p className={s.resultText} data-testid="paid-text">
         {interest ? t.paid.textInterest(amount, interest.orderAmount, interest.count, merchant) : t.paid.text(amount, merchant)}
       </p>
-      <p className={s.resultMeta}>
+      <p className={s.resultMeta} data-testid="paid-via">
         {t.paid.via[method] ?? ""}
         {detail ? ` · ${detail}` : ""}
-        {paidAt ? ` ${t.paid.at(formatDateTime(paidAt, locale))}` : ""}
       </p>
+      {/* On a line of its own: after "2x de R$ 99,66 sem juros" a date read as part of the plan. */}
+      <PaidAtLine paidAt={paidAt} locale={locale} className={s.resultMetaTight} />
       {children}
       <p className={s.resultMeta}>{t.paid.close}</p>
     </Result>

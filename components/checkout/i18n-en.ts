@@ -166,7 +166,7 @@ export const en: Dictionary = {
     textInterest: (total, amount, count, merchant) =>
       unbroken(`We received ${formatBRL(total)} for ${merchant} (an order of ${formatBRL(amount)} in ${count} installments with interest).`),
     via: { pix: "Paid with PIX", boleto: "Paid with boleto", credit_card: "Paid by credit card" },
-    at: (when) => `on ${when}`,
+    at: (when) => `Paid on ${when}`,
     partlyRefunded: (amount) => unbroken(`Part of this payment was already returned to you: ${formatBRL(amount)}, through the same payment method.`),
     close: "The shop has been notified. You can close this page.",
   },

@@ -193,7 +193,7 @@ const pt = {
     textInterest: (total: number, amount: number, count: number, merchant: string) =>
       unbroken(`Recebemos ${formatBRL(total)} para ${merchant} (pedido de ${formatBRL(amount)} em ${count}x com juros).`),
     via: { pix: "Pago com PIX", boleto: "Pago com boleto", credit_card: "Pago com cartão de crédito" } as Record<string, string>,
-    at: (when: string) => `em ${when}`,
+    at: (when: string) => `Pagamento em ${when}`,
     partlyRefunded: (amount: number) => unbroken(`Parte deste pagamento já foi devolvida a você: ${formatBRL(amount)}, pelo mesmo meio de pagamento.`),
     close: "A loja já foi avisada. Você pode fechar esta página.",
   },

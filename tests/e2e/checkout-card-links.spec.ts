@@ -42,7 +42,9 @@ test.describe("payment link: card", () => {
     await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
 
     await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible();
-    await expect(page.getByTestId("paid-screen")).toContainText("Pago com cartão de crédito · Visa final 4242 · 1x de R$ 99,68 + 2x de R$ 99,66 sem juros");
+    // The plan, then the time on a line of its own (after "sem juros" a date read as part of the plan).
+    await expect(page.getByTestId("paid-via")).toHaveText("Pago com cartão de crédito · Visa final 4242 · 1x de R$ 99,68 + 2x de R$ 99,66 sem juros");
+    await expect(page.getByTestId("paid-at")).toHaveText(/^Pagamento em \d{2}\/\d{2}\/\d{4} às\s\d{2}:\d{2}\s\(horário\sde\sBrasília\)$/);
     await expect(page.getByTestId("paid-screen")).toContainText("R$ 299,00");
     await expectAccessible(page, "card paid");
     await screenshot(page, "card-paid");

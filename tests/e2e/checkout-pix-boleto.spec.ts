@@ -60,6 +60,9 @@ test.describe("hosted checkout: PIX", () => {
     await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeVisible({ timeout: 10_000 });
     await expect(page.getByRole("heading", { name: "Pagamento confirmado!" })).toBeFocused();
     await expect(page.getByTestId("paid-screen")).toContainText(`Recebemos R$ 172,80 para Loja Demo Arara.`);
+    // The screen was drawn by the server while the PIX was pending: the time comes from the status poll.
+    await expect(page.getByTestId("paid-at")).toHaveText(/^Pagamento em \d{2}\/\d{2}\/\d{4} às\s\d{2}:\d{2}\s\(horário\sde\sBrasília\)$/);
+    const paidAt = await page.getByTestId("paid-at").textContent();
     await expect(page.getByRole("button", { name: "Copiar código PIX" })).toHaveCount(0);
     await expect(page.getByText("Aguardando pagamento")).toHaveCount(0);
     await expect(page.getByText("Total a pagar")).toHaveCount(0);
@@ -70,6 +73,7 @@ test.describe("hosted checkout: PIX", () => {
     // A reload renders the paid state from the server too.
     await page.reload();
     await expect(page.getByTestId("paid-screen")).toContainText("Pago com PIX");
+    await expect(page.getByTestId("paid-at")).toHaveText(paidAt!);
     expect(errors()).toEqual([]);
   });
 
