@@ -14,12 +14,14 @@ import s from "./checkout.module.css";
 export function LinkView({ link, order, merchant, locale }: { link: PayerLink; order: PayerOrder; merchant: PayerMerchant; locale: Locale }) {
   const t = dictionary(locale);
   if (link.status === "paid") {
+    const paid = link.paid;
+    const interest = paid && paid.paymentMethod === "credit_card" && paid.amount > order.amount ? { orderAmount: order.amount, count: paid.installments } : null;
     return (
       <>
         <PaidResult
           locale={locale}
           amount={link.paid?.amount ?? order.amount}
-          interest={link.paid && link.paid.paymentMethod === "credit_card" && link.paid.amount > order.amount ? { orderAmount: order.amount, count: link.paid.installments } : null}
+          interest={interest}
           merchant={merchant.name}
           method={link.paid?.paymentMethod ?? ""}
           paidAt={link.paid?.paidAt ?? null}
@@ -33,7 +35,8 @@ export function LinkView({ link, order, merchant, locale }: { link: PayerLink; o
             </p>
           </Alert>
         ))}
-        <OrderSummary locale={locale} order={order} label={t.total} />
+        {/* With interest the card's total is said above: the summary is the order's, as on the charge's page. */}
+        <OrderSummary locale={locale} order={order} label={interest ? t.orderTotal : t.total} />
       </>
     );
   }

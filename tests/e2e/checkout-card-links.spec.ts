@@ -73,6 +73,9 @@ test.describe("payment link: card", () => {
     await page.goto(pathOf(link.secureUrl));
     await expect(page.getByTestId("paid-text")).toHaveText((await onCharge.textContent())!);
     await expect(page.getByTestId("paid-text")).toContainText(charged);
+    // Under "Recebemos R$ 3xx (pedido de R$ 299,00 em 6x com juros)" the summary is the order's, named so.
+    await expect(page.locator("#order-total-label")).toHaveText("Total do pedido");
+    await expect(page.getByTestId("order-amount")).toHaveText("R$ 299,00");
     await screenshot(page, "link-paid-interest");
   });
 
