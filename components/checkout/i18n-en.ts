@@ -46,6 +46,9 @@ export const en: Dictionary = {
     validUntil: (when) => `Valid until ${when}`,
     expiredTitle: "This PIX has expired",
     expiredText: "The time to pay is over and this code can no longer be paid. Ask the shop for a new link.",
+    expiredTextCharge: "The time to pay is over and this code can no longer be paid. Ask the shop for a new charge.",
+    qrGoneTitle: "This PIX code is no longer available",
+    qrGoneText: "This PIX no longer awaits payment. See the payment's status on the charge's page.",
     waiting: "Waiting for your bank's confirmation. This page updates by itself.",
   },
   boleto: {

@@ -70,6 +70,11 @@ const pt = {
     validUntil: (when: string) => `Válido até ${when}`,
     expiredTitle: "Este PIX expirou",
     expiredText: "O prazo para pagamento terminou e este código não pode mais ser pago. Peça um novo link à loja.",
+    /** A PIX the shop made through the API (no payment link to ask again). */
+    expiredTextCharge: "O prazo para pagamento terminou e este código não pode mais ser pago. Peça uma nova cobrança à loja.",
+    /** qr.png of a PIX that is no longer waiting (paid, refunded, cancelled). */
+    qrGoneTitle: "Este código PIX não está mais disponível",
+    qrGoneText: "Este PIX não aguarda mais pagamento. Veja a situação do pagamento na página da cobrança.",
     waiting: "Aguardando a confirmação do banco. Esta página se atualiza sozinha.",
   },
   boleto: {

@@ -124,6 +124,11 @@ test.describe("hosted checkout: PIX", () => {
     await expect(page.getByRole("button", { name: /Copiar|Simular/ })).toHaveCount(0);
     await expectAccessible(page, "pix expired");
     await screenshot(page, "pix-expired");
+    // Its QR code is no longer served: the browser gets a page that says why.
+    const qr = await page.goto(`${pathOf(tx.secureUrl)}/qr.png`);
+    expect(qr?.status()).toBe(410);
+    await expect(page.getByRole("heading", { name: "Este PIX expirou" })).toBeVisible();
+    await screenshot(page, "pix-expired-qr-png");
   });
 });
 
