@@ -106,7 +106,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
     setServerErrors(fromServer);
     const first = FIELD_ORDER.find((k) => fromServer[k]);
     if (first) refs.current[first]?.focus();
-    throw new CardError(res.status === 400 ? "invalid" : "failed");
+    throw new CardError(res.status === 400 ? "invalid" : res.status === 429 ? "busy" : "failed");
   }
 
   // The merchant's plan, priced here exactly as the server prices it (the server re-computes the choice).

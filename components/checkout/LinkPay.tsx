@@ -9,12 +9,12 @@ import { Alert } from "../ui/Alert";
 import { Field } from "../ui/Field";
 import { Spinner } from "../ui/Spinner";
 import { buttonClass } from "../ui/Button";
-import { CardError, useCardForm } from "./CardFields";
+import { useCardForm } from "./CardFields";
 import { useHydrated } from "./hydrated";
 import { dictionary, type Locale } from "./i18n";
 import { maskDocument } from "./format";
 import { BoletoIcon, CardIcon, PixIcon } from "./icons";
-import { postPay } from "./payer-api";
+import { failure, postPay } from "./payer-api";
 import { linkAttempt } from "./attempt";
 import { markArrival } from "./arrival";
 import { linkRefusal, useStaleFormCheck } from "./refusal";
@@ -184,10 +184,16 @@ export function LinkPay({
         if (k in t.link.errors) fromServer[k] = t.link.errors[k];
       }
       setServerErrors(fromServer);
-      setError(Object.keys(fromServer).length ? t.errors.fix : t.errors.generic);
+      if (Object.keys(fromServer).length) setError(t.errors.fix);
+      else {
+        const f = failure(t, { status: r.error.status });
+        setError(f.message);
+        setLost(f.lost);
+      }
     } catch (err) {
-      setError(err instanceof CardError ? (err.message === "invalid" ? t.errors.fix : t.errors.generic) : t.errors.network);
-      setLost(!(err instanceof CardError));
+      const f = failure(t, { thrown: err });
+      setError(f.message);
+      setLost(f.lost);
     }
     setBusy(false);
   }

@@ -6,10 +6,10 @@ import type { InstallmentPlan } from "@/lib/domain/installments";
 import { Alert } from "../ui/Alert";
 import { Spinner } from "../ui/Spinner";
 import { buttonClass } from "../ui/Button";
-import { CardError, useCardForm } from "./CardFields";
+import { useCardForm } from "./CardFields";
 import { useHydrated } from "./hydrated";
 import { dictionary, type Locale } from "./i18n";
-import { postPay } from "./payer-api";
+import { failure, postPay } from "./payer-api";
 import { markArrival } from "./arrival";
 import { retryRefusal, useStaleFormCheck, type Refusal } from "./refusal";
 import s from "./checkout.module.css";
@@ -74,10 +74,16 @@ export function RetryCardForm({
       }
       const noMore = r.error.status === 422 && r.error.errors?.[0]?.field !== "cardToken";
       setBlocked(noMore);
-      setError(noMore ? t.card.noMoreAttempts : t.errors.generic);
+      if (noMore) setError(t.card.noMoreAttempts);
+      else {
+        const f = failure(t, { status: r.error.status });
+        setError(f.message);
+        setLost(f.lost);
+      }
     } catch (err) {
-      setError(err instanceof CardError ? (err.message === "invalid" ? t.errors.fix : t.errors.generic) : t.errors.network);
-      setLost(!(err instanceof CardError));
+      const f = failure(t, { thrown: err });
+      setError(f.message);
+      setLost(f.lost);
     }
     setBusy(false);
   }

@@ -211,6 +211,8 @@ export const en: Dictionary = {
   errors: {
     generic: "Something went wrong. Please try again in a moment.",
     network: "No answer: check your internet. The payment may have gone through anyway, so check its status before trying again.",
+    server: "The server did not answer as expected. The payment may have gone through anyway, so check its status before trying again.",
+    tooMany: "Too many attempts in a short time. Nothing was charged. Wait a minute and try again.",
     fix: "Please fix the highlighted fields.",
     alreadyPaid: "This order is already paid.",
   },

@@ -244,6 +244,10 @@ const pt = {
   errors: {
     generic: "Algo deu errado. Tente novamente em instantes.",
     network: "Sem resposta: verifique sua internet. O pagamento pode ter sido processado mesmo assim, então veja a situação antes de tentar de novo.",
+    /** The pay route answered 5xx (a gateway timeout can come after the card was charged). */
+    server: "O servidor não respondeu como esperado. O pagamento pode ter sido processado mesmo assim, então veja a situação antes de tentar de novo.",
+    /** 429: too many tries in a short time (nothing was charged: the request was turned away). */
+    tooMany: "Muitas tentativas em pouco tempo. Nada foi cobrado. Aguarde um minuto e tente de novo.",
     fix: "Corrija os campos destacados.",
     alreadyPaid: "Este pedido já foi pago.",
   },

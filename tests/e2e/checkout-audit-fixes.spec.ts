@@ -73,6 +73,39 @@ test.describe("a pay tap the server refuses (F1)", () => {
   });
 });
 
+test.describe("a pay tap that fails on the way (no answer the page can read)", () => {
+  test("a 5xx from the pay route (a gateway timeout can come after the card was charged): the payer is told to look before paying again", async ({ page, request }) => {
+    const link = await createLink(request);
+    await page.route("**/checkout/*/pay", (route) => route.fulfill({ status: 504, contentType: "text/html", body: "<html><body>504 Gateway Time-out</body></html>" }));
+    await page.goto(pathOf(link.secureUrl));
+    await hydrated(page, "link-submit");
+    await page.getByTestId("method-credit_card").click();
+    await fillPayer(page);
+    await fillCard(page, GOOD_CARD);
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+    await expect(page.getByTestId("link-message")).toContainText("O pagamento pode ter sido processado mesmo assim, então veja a situação antes de tentar de novo.");
+    await expect(page.getByTestId("link-message")).not.toContainText("Algo deu errado");
+    await expect(page.getByTestId("check-status")).toBeVisible();
+    await screenshot(page, "audit-link-pay-504");
+  });
+
+  test("a 429 from the card's tokenization: nothing was charged, try again in a moment", async ({ page, request }) => {
+    const link = await createLink(request);
+    await page.route("**/api/v1/card-token*", (route) =>
+      route.fulfill({ status: 429, contentType: "application/json", headers: { "retry-after": "30" }, body: JSON.stringify({ code: "rate_limited", message: "Too many requests" }) }),
+    );
+    await page.goto(pathOf(link.secureUrl));
+    await hydrated(page, "link-submit");
+    await page.getByTestId("method-credit_card").click();
+    await fillPayer(page);
+    await fillCard(page, GOOD_CARD);
+    await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
+    await expect(page.getByTestId("link-message")).toContainText("Muitas tentativas em pouco tempo. Nada foi cobrado. Aguarde um minuto e tente de novo.");
+    await expect(page.getByTestId("check-status")).toHaveCount(0);
+    await expect(page.getByTestId("link-submit")).toBeEnabled();
+  });
+});
+
 test.describe("a link already at a cap when its page opens", () => {
   test("too many refused cards: the card is set aside from the start, with the reason, and PIX is chosen", async ({ page, request }) => {
     const link = await createLink(request);
