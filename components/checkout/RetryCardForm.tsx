@@ -25,12 +25,15 @@ export function RetryCardForm({
   amount,
   plan,
   locale,
+  viaLink = false,
 }: {
   secureId: string;
   publicKey: string;
   amount: number;
   plan: InstallmentPlan;
   locale: Locale;
+  /** The page offers the way back to the payment link's other methods, below this form. */
+  viaLink?: boolean;
 }) {
   const t = dictionary(locale);
   const router = useRouter();
@@ -74,7 +77,7 @@ export function RetryCardForm({
       }
       const noMore = r.error.status === 422 && r.error.errors?.[0]?.field !== "cardToken";
       setBlocked(noMore);
-      if (noMore) setError(t.card.noMoreAttempts);
+      if (noMore) setError(viaLink ? t.card.noMoreAttemptsLink : t.card.noMoreAttempts);
       else {
         const f = failure(t, { status: r.error.status });
         setError(f.message);

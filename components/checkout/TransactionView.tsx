@@ -116,10 +116,13 @@ export async function TransactionView({
             {tx.canRetry ? (
               <>
                 <NoScriptNotice locale={locale} />
-                <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} plan={order.installmentPlan} locale={locale} />
+                <RetryCardForm secureId={tx.secureId} publicKey={merchant.publicKey} amount={tx.amount} plan={order.installmentPlan} locale={locale} viaLink={Boolean(back)} />
               </>
             ) : (
-              <p className={s.subtle}>{t.card.noMoreAttempts}</p>
+              // With the link back to the payment link below, say that way is open: not "contact the shop" only.
+              <p className={s.subtle} data-testid="no-more-attempts">
+                {back ? t.card.noMoreAttemptsLink : t.card.noMoreAttempts}
+              </p>
             )}
           </section>
           {tx.sandbox && tx.canRetry ? <SandboxControl secureId={tx.secureId} locale={locale} showCards /> : null}
@@ -151,8 +154,10 @@ export async function TransactionView({
     case "pending":
     case "approved": {
       const pix = tx.paymentMethod === "pix";
+      // A charge made through the API has no link to ask again: the shop makes a new charge.
+      const words = pix ? t.pix : t.boleto;
       const expired = (
-        <ExpiredResult title={pix ? t.pix.expiredTitle : t.boleto.expiredTitle} text={pix ? t.pix.expiredText : t.boleto.expiredText}>
+        <ExpiredResult title={words.expiredTitle} text={tx.linkSecureId ? words.expiredText : words.expiredTextCharge}>
           {backToStore}
         </ExpiredResult>
       );

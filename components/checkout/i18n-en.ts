@@ -64,6 +64,7 @@ export const en: Dictionary = {
     howTo: "Pay in your bank's app, internet banking or at a lottery outlet.",
     expiredTitle: "This boleto is past due",
     expiredText: "The time to pay is over and this boleto can no longer be paid. Ask the shop for a new link.",
+    expiredTextCharge: "The time to pay is over and this boleto can no longer be paid. Ask the shop for a new charge.",
   },
   card: {
     heading: "Credit card",
@@ -99,7 +100,8 @@ export const en: Dictionary = {
       processing_error: "There was an error processing the payment. Try again or use another card.",
       other: "The payment was not approved. Try another card.",
     },
-    noMoreAttempts: "It is not possible to try again here. Please contact the shop.",
+    noMoreAttempts: "No other card can be tried for this order. Please contact the shop.",
+    noMoreAttemptsLink: "No other card can be tried for this order. Choose another payment method below or contact the shop.",
     secureNote: "Card details are encrypted and never stored by the shop.",
     errors: {
       numberEmpty: "Enter the card number.",

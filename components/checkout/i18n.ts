@@ -90,6 +90,7 @@ const pt = {
     howTo: "Pague no app do seu banco, internet banking ou em uma lotérica.",
     expiredTitle: "Este boleto venceu",
     expiredText: "O prazo para pagamento terminou e este boleto não pode mais ser pago. Peça um novo link à loja.",
+    expiredTextCharge: "O prazo para pagamento terminou e este boleto não pode mais ser pago. Peça uma nova cobrança à loja.",
   },
   card: {
     heading: "Cartão de crédito",
@@ -127,7 +128,9 @@ const pt = {
     refusedTitle: "Pagamento recusado",
     // The same words /v1 gives a store as refusedReason.description (lib/core/refused-reason.ts).
     refused: { ...REFUSAL_DESCRIPTIONS, other: REFUSAL_DESCRIPTION_OTHER } as Record<string, string>,
-    noMoreAttempts: "Não é possível tentar novamente por aqui. Entre em contato com a loja.",
+    noMoreAttempts: "Não é possível tentar outro cartão para este pedido. Fale com a loja.",
+    /** The same, above the link back to the payment link's other methods. */
+    noMoreAttemptsLink: "Não é possível tentar outro cartão para este pedido. Escolha outra forma de pagamento abaixo ou fale com a loja.",
     secureNote: "Os dados do cartão são criptografados e não ficam com a loja.",
     errors: {
       numberEmpty: "Informe o número do cartão.",
@@ -230,13 +233,13 @@ const pt = {
     seePaid: "Ver o pagamento confirmado",
     retried: "Já foi feita outra tentativa de pagamento para este pedido, talvez em outra aba. Esta tentativa não foi cobrada no seu cartão.",
     seeLatest: "Ver a situação do pedido",
-    cardLimit: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Escolha outra forma de pagamento ou fale com a loja.",
-    cardLimitOnly: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Fale com a loja.",
+    cardLimit: "Este pedido teve muitas tentativas recusadas com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Escolha outra forma de pagamento ou fale com a loja.",
+    cardLimitOnly: "Este pedido teve muitas tentativas recusadas com cartão e não aceita outro cartão. Nada foi cobrado nesta tentativa. Fale com a loja.",
     linkLimit: "Este link atingiu o limite de tentativas de pagamento. Nada foi cobrado nesta tentativa. Fale com a loja para receber um novo link.",
     /** The same limits, when the page opens with them already reached (no attempt was made). */
     atLoad: {
-      cardLimit: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Escolha outra forma de pagamento ou fale com a loja.",
-      cardLimitOnly: "Este pedido já teve tentativas recusadas demais com cartão e não aceita outro cartão. Fale com a loja.",
+      cardLimit: "Este pedido teve muitas tentativas recusadas com cartão e não aceita outro cartão. Escolha outra forma de pagamento ou fale com a loja.",
+      cardLimitOnly: "Este pedido teve muitas tentativas recusadas com cartão e não aceita outro cartão. Fale com a loja.",
       linkLimit: "Este link atingiu o limite de tentativas de pagamento. Fale com a loja para receber um novo link.",
     },
     check: "Ver a situação do pagamento",

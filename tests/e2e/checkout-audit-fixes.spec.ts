@@ -46,7 +46,7 @@ test.describe("a pay tap the server refuses (F1)", () => {
     await page.getByRole("button", { name: "Pagar R$ 299,00" }).click();
 
     // Before: the button stayed on "Processando pagamento…", disabled, with no message.
-    await expect(page.getByTestId("link-message")).toContainText("tentativas recusadas demais com cartão");
+    await expect(page.getByTestId("link-message")).toContainText("Este pedido teve muitas tentativas recusadas com cartão");
     await expect(page.getByTestId("link-message")).toContainText("Nada foi cobrado nesta tentativa.");
     await expect(page.getByTestId("link-submit")).toBeEnabled();
     await expect(page.getByTestId("link-submit")).toHaveText("Gerar código PIX");
@@ -110,14 +110,27 @@ test.describe("a link already at a cap when its page opens", () => {
   test("too many refused cards: the card is set aside from the start, with the reason, and PIX is chosen", async ({ page, request }) => {
     const link = await createLink(request);
     const sid = pathOf(link.secureUrl).split("/").pop()!;
+    let last = "";
     for (let i = 0; i < 5; i++) {
       const r = await payLink(request, sid, { method: "credit_card", payer: PAYER, cardToken: await cardToken(request, DECLINED_CARD), installments: 1 });
       expect(r.body.data?.status).toBe("refused");
+      last = r.body.data!.secureId;
     }
+    // Another card on the last refused card's page: refused, in words that agree with the way out below them.
+    await page.goto(`/checkout/${last}`);
+    await hydrated(page, "card-submit");
+    await fillCard(page, GOOD_CARD);
+    await page.getByTestId("card-submit").click();
+    await expect(page.getByTestId("retry-message")).toHaveText(
+      "Não é possível tentar outro cartão para este pedido. Escolha outra forma de pagamento abaixo ou fale com a loja.",
+    );
+    await expect(page.getByRole("link", { name: "Escolher outra forma de pagamento" })).toBeVisible();
+    await screenshot(page, "audit-refused-no-more-cards");
+
     await page.goto(pathOf(link.secureUrl));
     await hydrated(page, "link-submit");
     await expect(page.getByTestId("method-credit_card").locator("input")).toBeDisabled();
-    await expect(page.getByTestId("link-message")).toContainText("tentativas recusadas demais com cartão");
+    await expect(page.getByTestId("link-message")).toContainText("Este pedido teve muitas tentativas recusadas com cartão");
     await expect(page.getByTestId("link-message")).not.toContainText("nesta tentativa");
     await expect(page.getByTestId("link-submit")).toHaveText("Gerar código PIX");
     await expect(page.getByTestId("link-submit")).toBeEnabled();

@@ -120,6 +120,8 @@ test.describe("hosted checkout: PIX", () => {
     test.skip(!(await expireTransaction(tx.secureId)), "needs PostgreSQL to move the expiry into the past");
     await page.goto(pathOf(tx.secureUrl));
     await expect(page.getByRole("heading", { name: "Este PIX expirou" })).toBeVisible();
+    // Made through the API, not from a link: the shop makes a new charge.
+    await expect(page.getByTestId("expired-screen")).toContainText("Peça uma nova cobrança à loja.");
     await expect(page.getByTestId("pix-code")).toHaveCount(0);
     await expect(page.getByRole("button", { name: /Copiar|Simular/ })).toHaveCount(0);
     await expectAccessible(page, "pix expired");
