@@ -112,7 +112,15 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
   // The merchant's plan, priced here exactly as the server prices it (the server re-computes the choice).
   const options = pricedInstallmentOptions(amount, plan);
   const chosen = options.find((o) => o.count === installments) ?? options[0];
-  const touch = (k: Key) => () => setTouched((x) => ({ ...x, [k]: true }));
+  // Leaving a field checks it only once something was typed in it: tabbing through an empty form
+  // flags nothing (paying does: `submitted`). A field typed in and emptied again is checked.
+  const typed = useRef<Partial<Record<Key, boolean>>>({});
+  const touch = (k: Key) => (e: React.FocusEvent<HTMLInputElement>) => {
+    if (e.currentTarget.value.trim() || typed.current[k]) setTouched((x) => ({ ...x, [k]: true }));
+  };
+  const onInput = (k: Key) => (e: React.FormEvent<HTMLInputElement>) => {
+    if (e.currentTarget.value.trim()) typed.current[k] = true;
+  };
   const clearServer = (k: Key) => serverErrors[k] && setServerErrors((x) => ({ ...x, [k]: undefined }));
 
   const fields = (
@@ -131,6 +139,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
           clearServer("number");
         }}
         onBlur={touch("number")}
+        onInput={onInput("number")}
         error={shown("number")}
         adornment={brand ? <span className={s.brandBadge}>{BRAND_NAMES[brand]}</span> : null}
         data-testid="card-number"
@@ -156,6 +165,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
           clearServer("holder");
         }}
         onBlur={touch("holder")}
+        onInput={onInput("holder")}
         error={shown("holder")}
         data-testid="card-holder"
       />
@@ -174,6 +184,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
             clearServer("expiry");
           }}
           onBlur={touch("expiry")}
+          onInput={onInput("expiry")}
           error={shown("expiry")}
           data-testid="card-expiry"
         />
@@ -190,6 +201,7 @@ export function useCardForm(locale: Locale, amount: number, idPrefix: string, pl
             clearServer("cvv");
           }}
           onBlur={touch("cvv")}
+          onInput={onInput("cvv")}
           error={shown("cvv")}
           // Once the brand is known (the number comes first): Amex has 4 digits on the front.
           hint={brand ? t.cvvHint(cvvLength(brand)) : undefined}

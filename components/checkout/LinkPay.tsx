@@ -120,12 +120,18 @@ export function LinkPay({
 
   const errors = payerErrors(payer, t.link.errors);
   const shown = (k: PayerKey) => serverErrors[k] ?? ((touched[k] || submitted) && errors[k] ? errors[k] : undefined);
+  const typed = useRef<Partial<Record<PayerKey, boolean>>>({});
   const set = (k: PayerKey) => (e: React.ChangeEvent<HTMLInputElement>) => {
     const v = k === "document" ? maskDocument(e.target.value) : e.target.value;
+    if (v.trim()) typed.current[k] = true;
     setPayer((p) => ({ ...p, [k]: v }));
     if (serverErrors[k]) setServerErrors((x) => ({ ...x, [k]: undefined }));
   };
-  const touch = (k: PayerKey) => () => setTouched((x) => ({ ...x, [k]: true }));
+  // Leaving a field checks it only once something was typed in it: tabbing through an empty form
+  // flags nothing (the pay button does: `submitted`).
+  const touch = (k: PayerKey) => (e: React.FocusEvent<HTMLInputElement>) => {
+    if (e.currentTarget.value.trim() || typed.current[k]) setTouched((x) => ({ ...x, [k]: true }));
+  };
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();

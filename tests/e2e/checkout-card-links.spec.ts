@@ -162,6 +162,18 @@ test.describe("payment link: card", () => {
     const log = recordRequests(page);
     const link = await createLink(request, { methods: ["credit_card"] });
     await page.goto(pathOf(link.secureUrl));
+    // Tabbing through the empty form flags nothing; a field typed in is checked when left.
+    await page.getByTestId("payer-name").focus();
+    for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
+    await expect(page.getByText("Informe nome e sobrenome.")).toHaveCount(0);
+    await expect(page.getByText("Informe o número do cartão.")).toHaveCount(0);
+    await expect(page.locator("[aria-invalid=true]")).toHaveCount(0);
+    await page.getByTestId("payer-name").fill("Maria");
+    await page.getByTestId("payer-name").blur();
+    await expect(page.getByText("Informe nome e sobrenome.")).toBeVisible();
+    await page.getByTestId("payer-name").fill("");
+    await page.getByTestId("payer-name").blur();
+    await expect(page.getByText("Informe nome e sobrenome.")).toBeVisible();
     await fillPayer(page);
     await fillCard(page, "4242424242424241");
     await page.getByTestId("card-expiry").fill("01/20");
