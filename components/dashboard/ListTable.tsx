@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkPending } from "./NavigationPending";
 import type { ReactNode } from "react";
 import { formatBRL, formatDateTime } from "./format";
 import ui from "./ui.module.css";
@@ -44,6 +45,7 @@ export function IdCell({ id, href }: { id: number; href: string }) {
     <td data-label="Nº">
       <Link href={href} className={ui.rowLink}>
         #{id}
+        <LinkPending />
       </Link>
     </td>
   );

@@ -5,6 +5,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { signOut } from "next-auth/react";
 import { BrandMark } from "./BrandMark";
+import { LinkPending } from "./NavigationPending";
 import s from "./shell.module.css";
 
 const LINKS = [
@@ -93,6 +94,7 @@ export function Nav({ accountName, userEmail }: { accountName: string; userEmail
                     <path d={l.icon} />
                   </svg>
                   {l.label}
+                  <LinkPending />
                 </Link>
               </li>
             );

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkPending } from "./NavigationPending";
 import s from "./ui.module.css";
 
 export function PageHeader({
@@ -17,7 +18,10 @@ export function PageHeader({
       <div>
         {back && (
           <div className={s.breadcrumb}>
-            <Link href={back.href}>← {back.label}</Link>
+            <Link href={back.href}>
+              ← {back.label}
+              <LinkPending />
+            </Link>
           </div>
         )}
         <h1>{title}</h1>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkPending } from "./NavigationPending";
 import { formatInt } from "./format";
 import s from "./ui.module.css";
 
@@ -35,11 +36,13 @@ export function Pagination({
         {page > 1 ? (
           <Link className={`${s.button} ${s.secondary} ${s.buttonSmall}`} href={href(page - 1)} rel="prev">
             ← Anterior
+            <LinkPending />
           </Link>
         ) : null}
         {page < totalPages ? (
           <Link className={`${s.button} ${s.secondary} ${s.buttonSmall}`} href={href(page + 1)} rel="next">
             Próxima →
+            <LinkPending />
           </Link>
         ) : null}
       </span>
