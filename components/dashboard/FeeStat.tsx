@@ -11,9 +11,10 @@ const NO_FEE_BECAUSE = {
 /**
  * The fee card of a transaction (lib/domain/net-amount.ts decides the figures): "—" when no money
  * moved and none will; an estimate, charged only if paid, while the charge is open; else the fee and
- * the net the payment credited, the statement's figure.
+ * the net the payment credited, the statement's figure; after refunds (`taken`: refunded, or the
+ * amount a chargeback took), the net less that, since the fee is kept.
  */
-export function FeeStat({ view }: { view: FeeView }) {
+export function FeeStat({ view, taken = 0, takenBy = "reembolsos" }: { view: FeeView; taken?: number; takenBy?: string }) {
   if (view.kind === "none") {
     return (
       <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
@@ -31,6 +32,20 @@ export function FeeStat({ view }: { view: FeeView }) {
         <span className={ui.statValue}>{formatBRL(view.fee)}</span>
         <span className={ui.statHint}>
           cobrada só se for paga · líquido previsto {formatBRL(view.net)}
+          {fixed}
+        </span>
+      </div>
+    );
+  }
+  if (taken > 0) {
+    // Refunded (or charged back): the fee is kept (docs/money.md), so what the sale leaves is its net less what went back.
+    return (
+      <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
+        <span className={ui.statLabel}>Tarifa</span>
+        <span className={ui.statValue}>{formatBRL(view.fee)}</span>
+        <span className={ui.statHint}>
+          líquido após {takenBy} <span className={ui.nowrap}>{formatBRL(view.net - taken)}</span> · a tarifa não é devolvida (líquido da
+          venda <span className={ui.nowrap}>{formatBRL(view.net)}</span>)
           {fixed}
         </span>
       </div>

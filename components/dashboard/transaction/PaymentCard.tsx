@@ -1,6 +1,6 @@
 import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
 import { KeyBox } from "@/components/ui/KeyBox";
-import { formatDateTime, METHOD_LABEL, refusalLabel } from "@/components/dashboard/format";
+import { formatDate, formatDateTime, METHOD_LABEL, refusalLabel } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
 /**
@@ -22,6 +22,16 @@ export function PaymentCard({ t, expired, payable }: { t: TransactionRow; expire
             <dt>Cartão</dt>
             <dd>
               {(t.cardBrand ?? "").toUpperCase()} {t.cardFirstDigits}••••••{t.cardLastDigits} · {t.cardHolderName}
+            </dd>
+          </>
+        )}
+        {t.paymentMethod === "credit_card" && (t.settledAt || t.settleAt) && (
+          <>
+            <dt>Liberação do valor</dt>
+            <dd data-testid="tx-card-release">
+              {t.settledAt
+                ? `liberado no saldo disponível em ${formatDate(t.settledAt)}`
+                : `a receber até ${formatDate(t.settleAt!)}, quando entra no saldo disponível`}
             </dd>
           </>
         )}

@@ -18,6 +18,8 @@ export function TransactionSummary({ t, paid, fee }: { t: TransactionRow; paid: 
           <span className={ui.statHint} data-testid="tx-installments">
             {/* What the card was charged, as it bills it: the first installment carries the centavos the split leaves. */}
             {t.paidAmount > 0 ? `em ${installmentsText(t.paidAmount, t.installments)}` : `em ${t.installments}x`}
+            {/* The plan's interest: the card was charged more than the order (paidAmount, the plan's total). */}
+            {t.paidAmount > t.amount ? ` com juros (total ${formatBRL(t.paidAmount)})` : t.paidAmount === t.amount ? " sem juros" : ""}
           </span>
         )}
       </div>
@@ -32,7 +34,7 @@ export function TransactionSummary({ t, paid, fee }: { t: TransactionRow; paid: 
           {formatBRL(t.refundedAmount)}
         </span>
       </div>
-      <FeeStat view={fee} />
+      {t.status === "chargedback" ? <FeeStat view={fee} taken={paid} takenBy={t.refundedAmount > 0 ? "reembolsos e chargeback" : "o chargeback"} /> : <FeeStat view={fee} taken={t.refundedAmount} />}
     </section>
   );
 }
