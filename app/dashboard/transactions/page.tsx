@@ -70,7 +70,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
               name="q"
               type="search"
               defaultValue={filters.q}
-              placeholder="Nome, e-mail, CPF/CNPJ, referência ou nº"
+              placeholder="Nome, e-mail, CPF/CNPJ, telefone, referência ou nº"
               className={ui.input}
             />
           </div>

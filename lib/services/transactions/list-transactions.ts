@@ -47,7 +47,7 @@ export const ListTransactionsQuery = PageQuery.extend({
   externalRef: z.string().max(200).optional(),
   email: z.string().max(320).optional(),
   documentNumber: z.string().max(40).optional(),
-  /** Dashboard search: name, e-mail, document or externalRef. */
+  /** Dashboard search: name (accents ignored), e-mail, document, phone or externalRef. */
   q: z.string().max(200).optional(),
 });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
@@ -67,6 +67,31 @@ export type PendingExpiry = { pendingExpiry?: "live" | "expired"; now?: Date };
 
 /** `%term%` for LIKE, lower-cased, with LIKE's own wildcards in the term matched as themselves. */
 const likeTerm = (text: string) => `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Accents off, for the search box: "conceicao" finds "Conceição", "Joao" finds "João". In SQL with
+ * translate() over the letters Portuguese (and Spanish, French) names use, upper and lower case (lower()
+ * leaves non-ASCII letters as they are under the C locale), so no extension (unaccent) nor migration is
+ * needed; the term is folded the same way in JavaScript.
+ */
+const ACCENTED = "ÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑÝáàâãäéèêëíìîïóòôõöúùûüçñý";
+const PLAIN = "aaaaaeeeeiiiiooooouuuucnyaaaaaeeeeiiiiooooouuuucny";
+const folded = (column: SQL) => sql`translate(lower(${column}), ${ACCENTED}, ${PLAIN})`;
+const foldTerm = (text: string) =>
+  [...text.toLowerCase()].map((c) => {
+    const i = ACCENTED.indexOf(c);
+    return i >= 0 ? PLAIN[i] : c;
+  }).join("");
+
+/** A phone typed in the search box ("11987654350", "(11) 98765-4350", "+55 11 98765-4350"): its digits, else null. */
+function phoneDigits(text: string): string[] | null {
+  const t = text.trim();
+  if (!/^[\d\s().+-]+$/.test(t)) return null;
+  const digits = t.replace(/\D/g, "");
+  if (digits.length < 8 || digits.length > 15) return null;
+  // Stored as typed at creation, digits only, with or without the country code.
+  return /^55\d{10,11}$/.test(digits) ? [digits, digits.slice(2)] : [digits];
+}
 
 export async function listTransactions(
   ctx: Pick<ServiceContext, "account">,
@@ -101,10 +126,12 @@ export async function listTransactions(
     const term = likeTerm(q.q);
     // LIKE's wildcards in the term are matched as themselves, in the document's part too.
     const doc = normalizeDocument(q.q).replace(/[\\%_]/g, (c) => `\\${c}`);
+    const phones = phoneDigits(q.q);
     where.push(
-      sql`(lower(${transactions.customer}->>'name') like ${term} or lower(${transactions.customerEmail}) like ${term}
-        or lower(coalesce(${transactions.externalRef}, '')) like ${term}
+      sql`(${folded(sql`${transactions.customer}->>'name'`)} like ${foldTerm(term)} or lower(${transactions.customerEmail}) like ${term}
+        or ${folded(sql`coalesce(${transactions.externalRef}, '')`)} like ${foldTerm(term)}
         or (${doc} <> '' and ${transactions.customerDocument} like ${`%${doc}%`})
+        ${phones ? sql.join([sql``, ...phones.map((p) => sql`${transactions.customer}->>'phone' like ${`%${p}%`}`)], sql` or `) : sql``}
         or ${transactions.id}::text = ${q.q.trim()})`,
     );
   }
