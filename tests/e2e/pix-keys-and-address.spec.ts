@@ -48,6 +48,8 @@ test("settings and cash-out refuse a mistyped CPF and a landline; the address is
   const merchant = await signUp(page, "Padaria Endereço Ltda");
 
   await page.goto("/dashboard/settings");
+  // The city's hint says where it shows (it was never rendered: the error slot always took its place).
+  await expect(page.getByText("Aparece no QR Code PIX (sem acentos, até 15 letras).")).toBeVisible();
   const key = page.getByLabel("Chave", { exact: true });
   await key.fill("111.444.777-30");
   await expect(page.locator("#pixKey-status")).toHaveText(MISTYPED_CPF);

@@ -46,7 +46,8 @@ export function SettingsForm({ initial }: { initial: Values }) {
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setFields((v) => ({ ...v, [name]: e.target.value })),
   });
   const errors = state.status === "error" ? state.fieldErrors : undefined;
-  const err = (f: string) => <FieldErrorText errors={errors} name={f} />;
+  // The field's error when it has one, else its hint.
+  const err = (f: string, hint?: string) => <FieldErrorText errors={errors} name={f} hint={hint} />;
 
   return (
     <form action={formAction} className={ui.form} aria-label="Dados da empresa">
@@ -64,12 +65,8 @@ export function SettingsForm({ initial }: { initial: Values }) {
         </div>
         <div className={ui.field}>
           <label htmlFor="city">Cidade</label>
-          <input {...bind("city")} className={ui.input} required aria-invalid={errors?.city ? true : undefined} aria-describedby="city-hint" />
-          {err("city") ?? (
-            <span id="city-hint" className={ui.hint}>
-              Aparece no QR Code PIX (sem acentos, até 15 letras).
-            </span>
-          )}
+          <input {...bind("city")} className={ui.input} required aria-invalid={errors?.city ? true : undefined} aria-describedby={errors?.city ? "city-error" : "city-hint"} />
+          {err("city", "Aparece no QR Code PIX (sem acentos, até 15 letras).")}
         </div>
       </div>
       <fieldset style={{ border: "1px solid #e2e8f0", borderRadius: 10, padding: 16, margin: 0, display: "grid", gap: 12 }}>
