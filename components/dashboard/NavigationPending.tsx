@@ -21,9 +21,16 @@ export function NavigationPendingProvider({ children }: { children: React.ReactN
     <Report.Provider value={report}>
       {children}
       {busy && <span className={s.pendingBar} aria-hidden="true" />}
-      {/* Always there (a live region is announced when its text changes), empty and sizeless when idle. */}
-      <div role="status" aria-live="polite" aria-busy={busy} className={busy ? s.pendingText : undefined} data-testid="dashboard-loading">
-        {busy ? "Carregando…" : null}
+      {/*
+        The live region is always there (its text changing is what is announced), empty and sizeless when
+        idle; the status inside it only while loading, so a page's own status messages stay the only ones.
+      */}
+      <div aria-live="polite" data-testid="dashboard-loading">
+        {busy && (
+          <span role="status" aria-busy="true" className={s.pendingText}>
+            Carregando…
+          </span>
+        )}
       </div>
     </Report.Provider>
   );
