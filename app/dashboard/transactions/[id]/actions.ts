@@ -53,7 +53,7 @@ export async function refundAction(_prev: ActionState, formData: FormData): Prom
         status: "ok",
         message:
           t.status === "refunded"
-            ? `Transação reembolsada: ${formatBRL(t.refundedAmount)} no total.`
+            ? `Reembolso feito: a transação foi reembolsada por inteiro.`
             : `Reembolso parcial feito. Total reembolsado: ${formatBRL(t.refundedAmount)}.`,
       };
     });
