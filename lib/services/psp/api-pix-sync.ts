@@ -68,7 +68,8 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
   const cob: CobCompleta = await client.getCob(charge.txid);
   if (!(COB_STATUSES as readonly string[]).includes(cob.status) && !unknownCobStatuses.has(cob.status)) {
     // Not paid, not final: the charge is polled as an ATIVA one (a Pix is decided only on CONCLUIDA).
-    unknownCobStatuses.add(cob.status);
+    // A log's de-duplication only (nothing is decided by it), bounded: a PSP inventing statuses cannot grow it.
+    if (unknownCobStatuses.size < 100) unknownCobStatuses.add(cob.status);
     getLogger().warn({ component: "api-pix", account: charge.companyId, transaction: charge.transactionId, cobStatus: cob.status.slice(0, 40) }, "api-pix: a cob status outside the spec: read as not paid, not final (checked again)");
   }
   const received = [...(cob.pix ?? [])].sort((a, b) => Date.parse(a.horario) - Date.parse(b.horario) || a.endToEndId.localeCompare(b.endToEndId));

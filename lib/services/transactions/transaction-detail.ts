@@ -49,6 +49,20 @@ export type TransactionDetail = {
   webhooks: DashboardWebhookItem[];
 };
 
+export type RefundFigures = Pick<TransactionDetail, "paid" | "refundable" | "refundingAtPsp" | "refundsAtPsp">;
+
+/**
+ * What a transaction may still refund, as it reads now (in `db`, a caller's transaction too): what
+ * was paid, less what was refunded and what open devoluções at the merchant's PSP hold. The one rule
+ * the transaction page offers and the refund form's refusals explain.
+ */
+export async function refundFiguresOf(t: TransactionRow, db: Queryable = getDb()): Promise<RefundFigures> {
+  const paid = t.paidAt ? paidAmountOf(t) : 0;
+  const refundsAtPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
+  const refundingAtPsp = refundsAtPsp ? await openRefundAmountOf(db, t.id) : 0;
+  return { paid, refundsAtPsp, refundingAtPsp, refundable: t.status === "paid" ? Math.max(0, paid - t.refundedAmount - refundingAtPsp) : 0 };
+}
+
 async function lastPspRefundFailure(transactionId: number, db: Queryable): Promise<TransactionDetail["pspRefundFailed"]> {
   const [last] = await db
     .select({ status: pspRefunds.status, amount: pspRefunds.amount, reason: pspRefunds.failReason, at: pspRefunds.updatedAt })
@@ -67,19 +81,15 @@ export async function getTransactionDetail(
 ): Promise<TransactionDetail> {
   const t = await getTransaction(ctx, rawId, db);
   const [timeline, webhooks] = await Promise.all([getTransactionTimeline(ctx, t.id, db), listTransactionWebhooks(ctx, t.id, db)]);
-  const paid = t.paidAt ? paidAmountOf(t) : 0;
   const refundsAtPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
-  const [refundingAtPsp, pspRefundFailed] = refundsAtPsp ? await Promise.all([openRefundAmountOf(db, t.id), lastPspRefundFailure(t.id, db)]) : [0, null];
+  const [figures, pspRefundFailed] = await Promise.all([refundFiguresOf(t, db), refundsAtPsp ? lastPspRefundFailure(t.id, db) : null]);
   const open = t.status === "pending" || t.status === "processing";
   const linkPaidBy = open && t.checkoutId !== null ? ((await linkPaymentOf(db, t.checkoutId))?.id ?? null) : null;
   const moves = offeredSandboxMoves(t, ctx.now);
   return {
     transaction: t,
     secureUrl: secureUrlOf(t.secureId),
-    paid,
-    refundable: t.status === "paid" ? Math.max(0, paid - t.refundedAmount - refundingAtPsp) : 0,
-    refundingAtPsp,
-    refundsAtPsp,
+    ...figures,
     pspRefundFailed,
     expired: isPendingPastExpiry(t, ctx.now),
     // The sandbox would refuse to pay it (or move it towards paid): not offered.

@@ -6,7 +6,7 @@ import { onceForFormKey } from "@/lib/auth/idempotent-action";
 import { isTransactionStatus } from "@/lib/domain/status";
 import { formatBRL } from "@/lib/domain/money";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
-import { askPspForRefund, openRefundAmountOf } from "@/lib/services/psp/api-pix-refunds";
+import { askPspForRefund } from "@/lib/services/psp/api-pix-refunds";
 import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
 import { redeliverFromForm, skipFromForm } from "../../webhook-event-form";
 import { parseReais } from "@/components/dashboard/money-input";
@@ -16,8 +16,7 @@ import type { DashboardContext } from "@/lib/auth/session";
 import type { Tx } from "@/lib/db/client";
 import { ServiceError } from "@/lib/services/errors";
 import { getTransaction } from "@/lib/services/transactions/get-transaction";
-import { paidAmountOf } from "@/lib/domain/journals";
-import { API_PIX_PROCESSOR } from "@/lib/processors/api-pix/config";
+import { refundFiguresOf } from "@/lib/services/transactions/transaction-detail";
 
 const idOf = (v: FormDataEntryValue | null) => (typeof v === "string" && parseId(v) !== null ? v : null);
 
@@ -96,10 +95,8 @@ async function refundRefusal(ctx: DashboardContext, tx: Tx, id: string, amount: 
         const refunded = t.refundedAmount > 0 ? ` Total reembolsado: ${formatBRL(t.refundedAmount)}.` : "";
         return said(`Só uma transação paga pode ser reembolsada: a transação #${t.id} está com status ${STATUS_LABEL[t.status] ?? t.status}.${refunded}`);
       }
-      const viaPsp = t.acquirerType === API_PIX_PROCESSOR && t.paymentMethod === "pix";
+      const { refundsAtPsp: viaPsp, refundingAtPsp: pending, refundable } = await refundFiguresOf(t, tx);
       if (viaPsp && !t.pixEnd2end) return said("Este PIX não tem o identificador (E2E) que o PSP pede para a devolução; ela não pode ser pedida pelo painel.");
-      const pending = viaPsp ? await openRefundAmountOf(tx, t.id) : 0;
-      const refundable = Math.max(0, paidAmountOf(t) - t.refundedAmount - pending);
       const atPsp = pending > 0 ? ` (${formatBRL(pending)} em devolução no seu PSP)` : "";
       if (err.errors?.some((e) => e.field === "amount")) {
         if (refundable === 0) return said(`Não há mais valor a reembolsar nesta transação: o valor pago já foi reembolsado${atPsp}.`);
