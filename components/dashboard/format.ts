@@ -2,12 +2,14 @@
  * Portuguese labels and pt-BR formatting for the dashboard. Dates are shown in Brasília time
  * whatever the server's zone. Pure: usable from server and client components.
  */
-import { isPastExpiry } from "@/lib/domain/expiry";
 import { formatBRL } from "@/lib/domain/money";
 import { BRASILIA_TIME_ZONE } from "@/lib/domain/time";
 import type { CashOutSource } from "@/lib/domain/cash-out";
 
 export { formatBRL };
+
+/** A transaction's statuses, methods and the payer's phone (lib/domain/transaction-labels.ts, which the CSV export reads too). */
+export { displayStatus, formatPhone, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/lib/domain/transaction-labels";
 
 const TZ = BRASILIA_TIME_ZONE;
 
@@ -46,22 +48,7 @@ export function formatBRLCompact(cents: number): string {
   return `R$ ${reais.toLocaleString("pt-BR", { maximumFractionDigits: 0 })}`;
 }
 
-export const STATUS_LABEL: Record<string, string> = {
-  pending: "Pendente",
-  processing: "Processando",
-  paid: "Pago",
-  approved: "Aprovado",
-  refused: "Recusado",
-  refunded: "Reembolsado",
-  chargedback: "Chargeback",
-  in_protest: "Em contestação",
-};
 
-export const METHOD_LABEL: Record<string, string> = {
-  pix: "PIX",
-  credit_card: "Cartão de crédito",
-  boleto: "Boleto",
-};
 
 export const METHOD_SHORT: Record<string, string> = { pix: "PIX", credit_card: "Cartão", boleto: "Boleto" };
 
@@ -147,13 +134,6 @@ export const STATUS_TONE: Record<string, Tone> = {
 
 export { formatDocument } from "@/lib/domain/documents";
 
-export function formatPhone(p: string | null): string {
-  if (!p) return "—";
-  const d = p.replace(/\D/g, "").replace(/^55(?=\d{10,11}$)/, "");
-  if (d.length === 11) return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
-  if (d.length === 10) return `(${d.slice(0, 2)}) ${d.slice(2, 6)}-${d.slice(6)}`;
-  return p;
-}
 
 /** Why the acquirer refused a card, in words (the API keeps the code in `refusedReason`). */
 export const REFUSAL_LABEL: Record<string, string> = {
@@ -184,15 +164,3 @@ export function cashOutFailureLabel(reason: string): string {
   return "A transferência não foi concluída pelo PSP; o valor voltou ao saldo disponível.";
 }
 
-/**
- * The status a merchant sees: a PIX or boleto still pending past its expiry can no longer be paid
- * and reads "Expirado". Derived at display time; the stored status stays "pending".
- */
-export function displayStatus(t: { status: string; paymentMethod: string; expiresAt: Date | string | null }, now: Date): string {
-  if (t.status !== "pending" || !t.expiresAt || t.paymentMethod === "credit_card") return t.status;
-  // The same instant as the list's "Expirado" filter (listTransactions' pendingExpiry).
-  return isPastExpiry(toDate(t.expiresAt), now) ? "expired" : t.status;
-}
-
-/** Transaction statuses with the derived "Expirado". */
-export const TX_STATUS_LABEL: Record<string, string> = { ...STATUS_LABEL, expired: "Expirado" };

@@ -11,7 +11,7 @@ import { findAccountById } from "@/lib/services/accounts/accounts";
 import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
 import { refundTransaction } from "@/lib/services/transactions/refund-transaction";
 import { transactionFilters, transactionQuery } from "@/components/dashboard/transaction-filters";
-import { TRANSACTIONS_CSV_HEADER, transactionsCsvFilename, transactionsCsvStream } from "@/app/dashboard/transactions/export/transactions-csv";
+import { TRANSACTIONS_CSV_HEADER, transactionsCsvFilename, transactionsCsvStream } from "@/lib/services/transactions/transactions-csv";
 import type { Account, ServiceContext } from "@/lib/services/context";
 
 let mine: Account;

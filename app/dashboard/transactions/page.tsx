@@ -10,7 +10,7 @@ import { TRANSACTION_FILTER_LABEL, transactionFilters, transactionQuery, transac
 import { displayStatus, formatBRL, METHOD_LABEL, STATUS_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
 import { DateRangeFields, FilterActions, FilterSelect, InvalidFiltersAlert, ReversedRangeAlert } from "@/components/dashboard/Filters";
 import { AmountCell, DateCell, EmptyState, IdCell, ListTable, type ListColumn } from "@/components/dashboard/ListTable";
-import { MAX_EXPORT_ROWS } from "./export/transactions-csv";
+import { MAX_EXPORT_ROWS } from "@/lib/services/transactions/transactions-csv";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Transações" };

@@ -1,6 +1,6 @@
 import { getDashboardContext } from "@/lib/auth/session";
 import { transactionFilters, transactionQuery } from "@/components/dashboard/transaction-filters";
-import { transactionsCsvFilename, transactionsCsvStream } from "./transactions-csv";
+import { transactionsCsvFilename, transactionsCsvStream } from "@/lib/services/transactions/transactions-csv";
 
 /**
  * GET /dashboard/transactions/export?q=&status=&paymentMethod=&from=&to=: the transactions the

@@ -1,11 +1,11 @@
-import { CSV_BOM, csvDateTime, csvField, csvLine, decimalComma } from "@/components/dashboard/csv";
-import { displayStatus, formatDocument, formatPhone, METHOD_LABEL, TX_STATUS_LABEL } from "@/components/dashboard/format";
-import type { TransactionQuery } from "@/components/dashboard/transaction-filters";
-import { localDate } from "@/lib/services/dashboard/dashboard-overview";
-import type { ServiceContext } from "@/lib/services/context";
-import { listTransactions } from "@/lib/services/transactions/list-transactions";
-import type { TransactionRow } from "@/lib/services/transactions/transaction-view";
+import { CSV_BOM, csvDateTime, csvField, csvLine, decimalComma } from "@/lib/core/csv";
+import { formatDocument } from "@/lib/domain/documents";
 import { paymentCreditOf } from "@/lib/domain/net-amount";
+import { displayStatus, formatPhone, METHOD_LABEL, TX_STATUS_LABEL } from "@/lib/domain/transaction-labels";
+import type { ServiceContext } from "../context";
+import { localDate } from "../dashboard/dashboard-overview";
+import { listTransactions, type ListTransactionsQuery, type PendingExpiry } from "./list-transactions";
+import type { TransactionRow } from "./transaction-view";
 
 /** At most this many rows, newest first; the file says so on its last line when there were more. */
 export const MAX_EXPORT_ROWS = 50_000;
@@ -78,7 +78,7 @@ function row(t: TransactionRow, now: Date): string {
  */
 export function transactionsCsvStream(
   ctx: Pick<ServiceContext, "account" | "now">,
-  { query, opts }: Pick<TransactionQuery, "query" | "opts">,
+  { query, opts }: { query: ListTransactionsQuery; opts: Pick<PendingExpiry, "pendingExpiry"> },
   max = MAX_EXPORT_ROWS,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
