@@ -8,13 +8,15 @@ const NO_FEE_BECAUSE = {
   link_paid: "sem tarifa: o link já foi pago por outra cobrança",
 } as const;
 
+const RETURNED_BY = { refunds: "reembolsos", chargeback: "o chargeback", refunds_and_chargeback: "reembolsos e chargeback" } as const;
+
 /**
  * The fee card of a transaction (lib/domain/net-amount.ts decides the figures): "—" when no money
  * moved and none will; an estimate, charged only if paid, while the charge is open; else the fee and
- * the net the payment credited, the statement's figure; after refunds (`taken`: refunded, or the
- * amount a chargeback took), the net less that, since the fee is kept.
+ * the net the payment credited, the statement's figure; after refunds or a chargeback, the net that
+ * leaves, since the fee is kept.
  */
-export function FeeStat({ view, taken = 0, takenBy = "reembolsos" }: { view: FeeView; taken?: number; takenBy?: string }) {
+export function FeeStat({ view }: { view: FeeView }) {
   if (view.kind === "none") {
     return (
       <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
@@ -37,14 +39,14 @@ export function FeeStat({ view, taken = 0, takenBy = "reembolsos" }: { view: Fee
       </div>
     );
   }
-  if (taken > 0) {
+  if (view.returnedBy !== null) {
     // Refunded (or charged back): the fee is kept (docs/money.md), so what the sale leaves is its net less what went back.
     return (
       <div className={`${ui.card} ${ui.stat}`} data-testid="tx-fee">
         <span className={ui.statLabel}>Tarifa</span>
         <span className={ui.statValue}>{formatBRL(view.fee)}</span>
         <span className={ui.statHint}>
-          líquido após {takenBy} <span className={ui.nowrap}>{formatBRL(view.net - taken)}</span> · a tarifa não é devolvida (líquido da
+          líquido após {RETURNED_BY[view.returnedBy]} <span className={ui.nowrap}>{formatBRL(view.netAfterReturns)}</span> · a tarifa não é devolvida (líquido da
           venda <span className={ui.nowrap}>{formatBRL(view.net)}</span>)
           {fixed}
         </span>

@@ -40,14 +40,27 @@ export function chargedTotalOf(t: ChargeTerms, accountPlan: InstallmentPlan): nu
  * - `estimate`: not paid yet (pending, processing): the fee the plan would charge and what would be
  *   credited, charged only if it is paid.
  * - `charged`: paid at some point (paid, refunded, chargedback, in protest): the fee kept and the
- *   net the payment credited (a refund or chargeback later debits the balance on its own line).
+ *   net the payment credited (a refund or chargeback later debits the balance on its own line), and
+ *   what went back since (`returned`: the refunds, or all that was paid once a chargeback took it;
+ *   `returnedBy` says which) with the net that leaves (`netAfterReturns`: the fee is not given back,
+ *   docs/money.md).
  */
 export type FeeView =
   | { kind: "none"; reason: "refused" | "expired" | "link_paid" }
-  | { kind: "estimate" | "charged"; fee: number; fixed: number; charged: number; net: number };
+  | { kind: "estimate"; fee: number; fixed: number; charged: number; net: number }
+  | {
+      kind: "charged";
+      fee: number;
+      fixed: number;
+      charged: number;
+      net: number;
+      returned: number;
+      returnedBy: "refunds" | "chargeback" | "refunds_and_chargeback" | null;
+      netAfterReturns: number;
+    };
 
 export function feeViewOf(
-  t: ChargeTerms & Pick<TransactionMoney, "status" | "feeEstimated"> & { feeFixed: number; expiresAt: Date | null },
+  t: ChargeTerms & Pick<TransactionMoney, "status" | "feeEstimated" | "refundedAmount"> & { feeFixed: number; expiresAt: Date | null },
   accountPlan: InstallmentPlan,
   now: Date,
   opts: { linkPaidElsewhere?: boolean } = {},
@@ -59,5 +72,10 @@ export function feeViewOf(
     const charged = chargedTotalOf(t, accountPlan);
     return { kind: "estimate", fee: t.feeEstimated, fixed: t.feeFixed, charged, net: charged - t.feeEstimated };
   }
-  return { kind: "charged", fee: t.feeEstimated, fixed: t.feeFixed, charged: paidAmountOf(t), net: paymentCreditOf(t) };
+  const charged = paidAmountOf(t);
+  const net = paymentCreditOf(t);
+  // A chargeback takes back all that was paid (refunds before it included); else what the refunds returned.
+  const returned = t.status === "chargedback" ? charged : t.refundedAmount;
+  const returnedBy = t.status === "chargedback" ? (t.refundedAmount > 0 ? "refunds_and_chargeback" : "chargeback") : returned > 0 ? "refunds" : null;
+  return { kind: "charged", fee: t.feeEstimated, fixed: t.feeFixed, charged, net, returned, returnedBy, netAfterReturns: net - returned };
 }

@@ -77,6 +77,9 @@ describe("the net amount of a card paid in installments with interest", () => {
       fixed: 39,
       charged: 160_620,
       net: 143_346,
+      returned: 0,
+      returnedBy: null,
+      netAfterReturns: 143_346,
     });
 
     const text = await feeCardText(t.id);
@@ -91,7 +94,7 @@ describe("the net amount of a card paid in installments with interest", () => {
     expect(chargedTotalOf(open, accountInstallmentPlan(account))).toBe(160_620);
     // R$ 1.500,00 in 6x at 2,99% a month: 276,80 each (276,8044…), R$ 1.660,80.
     expect(chargedTotalOf({ ...open, installmentPlan: { maxInstallments: 6, interestFree: 1, monthlyRateBp: 299 } }, accountInstallmentPlan(account))).toBe(166_080);
-    const view = feeViewOf({ ...open, status: "processing", feeEstimated: 17_274, feeFixed: 39, expiresAt: null }, accountInstallmentPlan(account), new Date());
+    const view = feeViewOf({ ...open, status: "processing", feeEstimated: 17_274, feeFixed: 39, expiresAt: null, refundedAmount: 0 }, accountInstallmentPlan(account), new Date());
     expect(view).toEqual({ kind: "estimate", fee: 17_274, fixed: 39, charged: 160_620, net: 143_346 });
   });
 });

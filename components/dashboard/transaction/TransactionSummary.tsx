@@ -34,7 +34,7 @@ export function TransactionSummary({ t, paid, fee }: { t: TransactionRow; paid: 
           {formatBRL(t.refundedAmount)}
         </span>
       </div>
-      {t.status === "chargedback" ? <FeeStat view={fee} taken={paid} takenBy={t.refundedAmount > 0 ? "reembolsos e chargeback" : "o chargeback"} /> : <FeeStat view={fee} taken={t.refundedAmount} />}
+      <FeeStat view={fee} />
     </section>
   );
 }
