@@ -7,7 +7,7 @@
  */
 import { isIP } from "node:net";
 import { ServiceError } from "@/lib/services/errors";
-import { PIX_EXPIRES_IN_DAYS } from "@/lib/schemas/transactions";
+import { PIX_EXPIRES_IN_DAYS, ShippingAddressField } from "@/lib/schemas/transactions";
 
 type Json = Record<string, unknown>;
 
@@ -85,17 +85,28 @@ export function v1TransactionBody(raw: unknown, ip: string | null): unknown {
   // Amounts as numeric strings ("1000"), as some clients build them from form fields.
   body.amount = numeric(body.amount);
 
-  // items[].tangible optional, or 1/0, "true"/"false"; unitPrice and quantity as numeric strings.
+  // items[].tangible optional, or 1/0, "true"/"false"; unitPrice and quantity as numeric strings;
+  // name and price, some of the family's gateways' names for title and unitPrice.
   if (Array.isArray(body.items)) {
-    body.items = body.items.map((item) => {
+    body.items = body.items.map((item, i) => {
       if (!isObject(item)) return item;
+      const named = aliased(aliased(item, i, "name", "title"), i, "price", "unitPrice");
       return {
-        ...withoutBlank(item, V1_BLANK_AS_ABSENT.item),
-        unitPrice: numeric(item.unitPrice),
-        quantity: numeric(item.quantity),
-        tangible: item.tangible === undefined || item.tangible === null || blank(item.tangible) ? V1_DEFAULT_TANGIBLE : flag(item.tangible),
+        ...withoutBlank(named, V1_BLANK_AS_ABSENT.item),
+        unitPrice: numeric(named.unitPrice),
+        quantity: numeric(named.quantity),
+        tangible: named.tangible === undefined || named.tangible === null || blank(named.tangible) ? V1_DEFAULT_TANGIBLE : flag(named.tangible),
       };
     });
+  }
+
+  // The delivery address some family clients send only as customer.address: the shipping address when
+  // the body has none. Taken only when it reads as one (the address fields, as text within their
+  // limits); anything else is ignored, as any unknown field is.
+  if (isObject(body.customer) && isObject(body.customer.address)) {
+    const shipping = isObject(body.shipping) ? body.shipping : body.shipping == null ? {} : null;
+    const address = familyAddress(body.customer.address);
+    if (shipping && shipping.address == null && address) body.shipping = { ...shipping, address };
   }
 
   // customer.document as the bare number: CPF with 11 digits, CNPJ with 14 characters.
@@ -125,6 +136,29 @@ export function v1TransactionBody(raw: unknown, ip: string | null): unknown {
     body.ip = ip ?? UNKNOWN_IP;
   }
   return body;
+}
+
+/**
+ * An item's field under another name (`name` for `title`, `price` for `unitPrice`): moved to the
+ * contract's name when that is absent; both with different values is a 400 naming them, never a guess.
+ */
+function aliased(item: Json, index: number, alias: string, name: string): Json {
+  if (item[alias] === undefined) return item;
+  const out: Json = { ...item };
+  delete out[alias];
+  if (item[name] === undefined || item[name] === null) return { ...out, [name]: item[alias] };
+  if (String(item[name]).trim() === String(item[alias]).trim()) return out;
+  throw new ServiceError("validation_error", `The transaction is invalid: items.${index}.${alias} and items.${index}.${name} differ.`, [
+    { field: `items.${index}.${alias}`, message: `is another name for ${name}, which was sent with another value; send one of them` },
+  ]);
+}
+
+/** customer.address as a shipping address: its address fields (ShippingAddressField), when they pass that validation and one has a value. */
+function familyAddress(a: Json): Json | null {
+  const out: Json = {};
+  for (const k of Object.keys(ShippingAddressField.shape)) if (a[k] !== undefined) out[k] = a[k];
+  const parsed = ShippingAddressField.safeParse(out);
+  return parsed.success && Object.values(parsed.data).some((v) => v !== null) ? out : null;
 }
 
 /** POST /v1/card-token: expMonth / expYear (the family's script fields) beside expirationMonth / expirationYear. */

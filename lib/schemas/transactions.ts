@@ -169,28 +169,27 @@ export const ItemField = z
 
 const addressPart = (max: number, description: string) => optionalText(max).meta({ description });
 
+export const ShippingAddressField = z.object(
+  {
+    street: addressPart(200, "Street"),
+    streetNumber: addressPart(20, "Number"),
+    complement: addressPart(200, "Complement"),
+    zipCode: optionalText(20)
+      .transform((v) => (v ? v.replace(/[\s.-]/g, "") : v))
+      .meta({ description: "CEP; punctuation removed" }),
+    neighborhood: addressPart(200, "Neighbourhood (bairro)"),
+    city: addressPart(200, "City"),
+    state: addressPart(50, "State (UF)"),
+    country: addressPart(50, "Country"),
+  },
+  need("an object"),
+);
+
 export const ShippingField = z
   .object(
     {
       fee: centavos("Freight, included in amount", { min: 0 }).nullish().transform((v) => v ?? null),
-      address: z
-        .object(
-          {
-            street: addressPart(200, "Street"),
-            streetNumber: addressPart(20, "Number"),
-            complement: addressPart(200, "Complement"),
-            zipCode: optionalText(20)
-              .transform((v) => (v ? v.replace(/[\s.-]/g, "") : v))
-              .meta({ description: "CEP; punctuation removed" }),
-            neighborhood: addressPart(200, "Neighbourhood (bairro)"),
-            city: addressPart(200, "City"),
-            state: addressPart(50, "State (UF)"),
-            country: addressPart(50, "Country"),
-          },
-          need("an object"),
-        )
-        .nullish()
-        .transform((v) => v ?? null),
+      address: ShippingAddressField.nullish().transform((v) => v ?? null),
     },
     need("an object with fee and address"),
   )

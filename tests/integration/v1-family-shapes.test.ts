@@ -204,6 +204,49 @@ describe("/v1: blank optional strings", () => {
   });
 });
 
+describe("/v1: items and the delivery address under other gateways' names", () => {
+  it("items[].name and price are title and unitPrice (family: items: [{ name, quantity, price }])", async () => {
+    const body = familyPix({ amount: 5990, items: [{ name: "Kit", quantity: 1, price: 5990 }] });
+    const res = await call("POST", "/v1/transactions", { auth: familyAuth(), body });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.items).toEqual([expect.objectContaining({ title: "Kit", unitPrice: 5990, quantity: 1 })]);
+    expect(res.body.items[0]).not.toHaveProperty("name");
+    // Both names with one value: taken; with two: refused naming the alias, never a guess.
+    const same = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ amount: 500, items: [{ name: "Kit", title: "Kit", price: "500", unitPrice: 500, quantity: 1 }] }) });
+    expect(same.status, same.text).toBe(201);
+    const differ = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ amount: 500, items: [{ title: "Kit", unitPrice: 500, price: 400, quantity: 1 }] }) });
+    expect(differ.status).toBe(400);
+    expect(differ.body.errors).toEqual([expect.objectContaining({ field: "items.0.price" })]);
+    // The contract keeps its names.
+    const api = await call("POST", "/api/v1/transactions", { auth: acct.secretKey, body: { ...body, items: [{ name: "Kit", quantity: 1, price: 5990, tangible: false }] } });
+    expect(api.status).toBe(400);
+  });
+
+  it("customer.address is the shipping address when the body has none (family: the delivery address sent on the customer)", async () => {
+    const address = { street: "Rua das Flores", streetNumber: "100", complement: "", zipCode: "01310-100", neighborhood: "Centro", city: "São Paulo", state: "SP", country: "br" };
+    const res = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ customer: { ...familyPix().customer, address } }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.shipping).toMatchObject({ fee: null, address: { street: "Rua das Flores", streetNumber: "100", complement: null, zipCode: "01310100", city: "São Paulo", state: "SP" } });
+    const read = await call("GET", `/v1/transactions/${res.body.id}`, { auth: familyAuth() });
+    expect(read.body.shipping.address.zipCode).toBe("01310100");
+    // A shipping address sent wins; a fee sent alone gets the customer's address.
+    const own = { street: "Av. Paulista", zipCode: "01311000" };
+    const both = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ customer: { ...familyPix().customer, address }, shipping: { address: own } }) });
+    expect(both.body.shipping.address).toMatchObject({ street: "Av. Paulista", city: null });
+    const fee = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ amount: 2490, customer: { ...familyPix().customer, address }, shipping: { fee: 500 } }) });
+    expect(fee.status, fee.text).toBe(201);
+    expect(fee.body.shipping).toMatchObject({ fee: 500, address: { street: "Rua das Flores" } });
+    // One that does not read as an address is ignored, as before: never a refusal for a field the contract ignores.
+    const odd = await call("POST", "/v1/transactions", { auth: familyAuth(), body: familyPix({ customer: { ...familyPix().customer, address: { street: "x".repeat(300) } } }) });
+    expect(odd.status, odd.text).toBe(201);
+    expect(odd.body.shipping).toBeNull();
+    // /api/v1 ignores customer.address (the contract).
+    const api = await call("POST", "/api/v1/transactions", { auth: acct.secretKey, body: familyPix({ customer: { ...familyPix().customer, address }, items: [{ title: "A", unitPrice: 1990, quantity: 1, tangible: false }] }) });
+    expect(api.status, api.text).toBe(201);
+    expect(api.body.data.shipping).toBeNull();
+  });
+});
+
 describe("/v1: expiry dates as the family writes them", () => {
   it("pix.expirationDate is the day AAAA-MM-DD in Brasília and expiresAt the full time (family: new Date(pix.expirationDate + 'T23:59:59'))", async () => {
     const url = `${r.url}/pix-expiry`;
