@@ -117,6 +117,8 @@ export function transactionResource(t: TransactionRow, pspRefunds?: readonly Psp
       ? { pix: { qrcode: t.pixQrcode ?? "", expirationDate: t.expiresAt ? t.expiresAt.toISOString() : null, end2end: t.pixEnd2end } }
       : {}),
     ...(t.refusedReason ? { refusedReason: t.refusedReason } : {}),
+    // The notification's fee object on reads and lists too (a client books the fee from what it reads).
+    fee: reportedFee(t),
     paidAt: t.paidAt ? t.paidAt.toISOString() : null,
     createdAt: t.createdAt.toISOString(),
   };

@@ -240,12 +240,6 @@ function addV1TransactionSchemas(doc: Json): void {
   const nullableString = (description: string) => ({ type: ["string", "null"], description });
   v1.properties = {
     ...v1.properties,
-    fee: {
-      type: "object",
-      description: "Fees of this charge, in centavos",
-      properties: { netAmount: { type: "integer" }, fixedAmount: { type: "integer" }, estimatedFee: { type: "integer" } },
-      required: ["netAmount", "fixedAmount", "estimatedFee"],
-    },
     postbackUrl: nullableString("The webhook URL"),
     externalRef: nullableString("Your identifier (also as externalId)"),
     ip: nullableString("The payer's IP as recorded (the caller's address when the request had none)"),

@@ -51,6 +51,26 @@ describe("GET /api/v1/transactions/{id}", () => {
     expect(t.createdAt).toBe("2026-06-01T12:00:00.000Z");
   });
 
+  it("shows the fee as notifications do, on the read and the list (a client books the fee from what it reads)", async () => {
+    const c = await createTestAccount("Loja C");
+    const created = await call("POST", "/api/v1/transactions", {
+      auth: c.secretKey,
+      body: {
+        paymentMethod: "pix",
+        amount: 4590,
+        customer: { name: "Maria Silva", email: "maria@example.com", document: { type: "cpf", number: "11144477735" } },
+        items: [{ title: "Livro", unitPrice: 4590, quantity: 1, tangible: true }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    // 0,99% of R$ 45,90 = R$ 0,45 (0,4544…): the creation's fees, and fee { … } on the read.
+    expect(created.body.data.fees).toBe(45);
+    const read = await call("GET", `/api/v1/transactions/${created.body.data.id}`, { auth: c.secretKey });
+    expect(read.body.data.fee).toEqual({ netAmount: 4545, fixedAmount: 0, estimatedFee: 45 });
+    const list = await call("GET", "/api/v1/transactions?limit=5", { auth: c.secretKey });
+    expect(list.body.data.data.find((t: { id: number }) => t.id === created.body.data.id).fee).toEqual(read.body.data.fee);
+  });
+
   it("boleto transactions have no pix object and no boleto object on read", async () => {
     const res = await call("GET", `/api/v1/transactions/${ids[1]}`, { auth: a.secretKey });
     expect(res.body.data.paymentMethod).toBe("boleto");

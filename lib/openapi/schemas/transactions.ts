@@ -56,6 +56,14 @@ export const TransactionRefundSchema = z
 export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES).meta({ id: "TransactionStatus" });
 export const PaymentMethodSchema = z.enum(PAYMENT_METHODS).meta({ id: "PaymentMethod" });
 
+export const FeeSchema = z
+  .object({
+    netAmount: centavos("What the payer was charged less estimatedFee (amount - estimatedFee; paidAmount - estimatedFee for a card in installments with interest), the merchant's credit; 0 for a refused card (it brought nothing)"),
+    fixedAmount: centavos("Fixed part of the fee, as the plan sets it; 0 for a refused card"),
+    estimatedFee: centavos("Whole fee charged: fixed part plus percentage, never more than the amount (a boleto of 100 centavos: 100, with fixedAmount 349 and netAmount 0); 0 for a refused card, which was charged nothing"),
+  })
+  .meta({ id: "Fee", description: "The fee of a charge from your plan, on reads, lists and notifications (the creation answer's `fees` is its estimatedFee)" });
+
 export const transactionFields = {
   id: z.number().int().meta({ description: "Transaction identifier" }),
   status: TransactionStatusSchema,
@@ -95,6 +103,7 @@ export const transactionFields = {
     .enum(["card_declined", "insufficient_funds", "expired_card", "processing_error"])
     .optional()
     .meta({ description: "Refused cards only" }),
+  fee: FeeSchema,
   paidAt: z.string().nullable().meta({ description: "ISO 8601" }),
   createdAt: isoDate("Creation time"),
 };

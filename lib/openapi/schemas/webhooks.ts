@@ -1,6 +1,6 @@
 /** Response schemas of the Webhooks aggregate: events and attempts, and the notification bodies. */
 import { z } from "zod";
-import { CardSummarySchema, PaymentMethodSchema, TransactionRefundSchema, TransactionStatusSchema, transactionFields } from "./transactions";
+import { CardSummarySchema, FeeSchema, PaymentMethodSchema, TransactionRefundSchema, TransactionStatusSchema, transactionFields } from "./transactions";
 import { CashOutSchema } from "./cash-outs";
 import { centavos, DocumentSchema, isoDate } from "./common";
 
@@ -67,14 +67,6 @@ export const WebhookEventSchema = z
 export const RedeliverySchema = WebhookEventSchema.extend({
   delivered: z.boolean().meta({ description: "Whether this manual attempt got a 2xx" }),
 }).meta({ id: "WebhookRedelivery" });
-
-const FeeSchema = z
-  .object({
-    netAmount: centavos("What the payer was charged less estimatedFee (amount - estimatedFee; paidAmount - estimatedFee for a card in installments with interest), the merchant's credit; 0 for a refused card (it brought nothing)"),
-    fixedAmount: centavos("Fixed part of the fee, as the plan sets it; 0 for a refused card"),
-    estimatedFee: centavos("Whole fee charged: fixed part plus percentage, never more than the amount (a boleto of 100 centavos: 100, with fixedAmount 349 and netAmount 0); 0 for a refused card, which was charged nothing"),
-  })
-  .meta({ id: "WebhookFee" });
 
 export const TransactionEventDataSchema = z
   .object({
