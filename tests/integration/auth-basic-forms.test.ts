@@ -27,6 +27,17 @@ function expect401(res: { status: number; headers: Headers; body: any }, message
   if (message) expect(res.body.message).toBe(message);
 }
 
+describe("Basic base64(x:sk): the key as the password (the FastSoft white label's clients)", () => {
+  for (const prefix of ["/api/v1", "/v1"]) {
+    it(`${prefix}: authenticates, and x:pk alone is not a secret key`, async () => {
+      const res = await call("GET", `${prefix}/company`, { headers: { authorization: `Basic ${Buffer.from(`x:${a.secretKey}`).toString("base64")}` } });
+      expect(res.status, res.text).toBe(200);
+      expect((prefix === "/api/v1" ? res.body.data : res.body).id).toBe(a.companyId);
+      expect401(await call("GET", `${prefix}/company`, { headers: { authorization: `Basic ${Buffer.from(`x:${a.publicKey}`).toString("base64")}` } }));
+    });
+  }
+});
+
 describe("Authorization: Basic sk_... with the key not base64-encoded", () => {
   const raw: [string, () => string][] = [
     ["Basic sk", () => `Basic ${a.secretKey}`],
