@@ -22,7 +22,7 @@ async function exportOf(a: Account, params: Record<string, string>, max?: number
   const tq = transactionQuery(transactionFilters((n) => params[n]), { limit: 100 });
   expect(tq.invalid).toEqual([]);
   // The bytes as a spreadsheet reads them (Response.text() would drop the BOM).
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await new Response(transactionsCsvStream(ctxOf(a), tq, max)).arrayBuffer());
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await new Response(await transactionsCsvStream(ctxOf(a), tq, max)).arrayBuffer());
   expect(text.startsWith("\uFEFF")).toBe(true);
   const lines = text.slice(1).split("\r\n");
   expect(lines.pop()).toBe("");
@@ -113,6 +113,16 @@ describe("the transactions CSV export", () => {
     expect(all).toHaveLength(1 + 122);
     expect(all.at(-1)).not.toContain("Exportação limitada");
     expect(lines.slice(1, 51)).toEqual(all.slice(1, 51));
+  });
+
+  it("refuses a search holding a NUL (%00) as an invalid filter, which the statement could not run", async () => {
+    const tq = transactionQuery(transactionFilters((n) => ({ q: "Ana\u0000", status: "paid" })[n as "q" | "status"]), { limit: 100 });
+    expect(tq.invalid).toEqual(["q"]);
+    // The other filters still apply, and a query built without it reads.
+    expect(tq.query).toMatchObject({ status: ["paid"] });
+    expect(tq.query.q).toBeUndefined();
+    const lines = await exportOf(mine, { status: "paid" });
+    expect(lines[0]).toBe(TRANSACTIONS_CSV_HEADER.join(";"));
   });
 
   it("is named by the Brasília day", () => {

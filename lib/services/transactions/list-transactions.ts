@@ -23,6 +23,17 @@ const LISTED_STATUSES = [...TRANSACTION_STATUSES, "waiting_payment", "authorized
 const LISTED_METHODS = ["pix", "boleto", "credit_card"] as const;
 const INSTALLMENTS_MESSAGE = `must be a whole number from 1 to ${MAX_INSTALLMENTS}`;
 
+/**
+ * A text filter: at most `max` characters, never a NUL (PostgreSQL cannot compare text holding one: the
+ * statement would fail). The API refuses %00 before this (queryObject); the dashboard's search box
+ * reaches here directly.
+ */
+const textFilter = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !v.includes("\u0000"), "must not contain the NUL character (%00)");
+
 export const ListTransactionsQuery = PageQuery.extend({
   status: commaList(LISTED_STATUSES).optional(),
   paymentMethod: commaList(LISTED_METHODS).optional(),
@@ -30,9 +41,9 @@ export const ListTransactionsQuery = PageQuery.extend({
   paymentMethods: commaList(LISTED_METHODS).optional(),
   id: idList.optional(),
   /** Part of the customer's name, any case. */
-  name: z.string().max(200).optional(),
+  name: textFilter(200).optional(),
   /** The customer's phone, punctuation ignored. */
-  phone: z.string().max(40).optional(),
+  phone: textFilter(40).optional(),
   // Digits only: Number() would read 0x5, 1e1 or +5 as numbers.
   installments: z
     .string()
@@ -44,11 +55,11 @@ export const ListTransactionsQuery = PageQuery.extend({
   deliveryStatus: commaList(DELIVERY_STATUSES).optional(),
   from: dateParam.optional(),
   to: dateParam.optional(),
-  externalRef: z.string().max(200).optional(),
-  email: z.string().max(320).optional(),
-  documentNumber: z.string().max(40).optional(),
+  externalRef: textFilter(200).optional(),
+  email: textFilter(320).optional(),
+  documentNumber: textFilter(40).optional(),
   /** Dashboard search: name (accents ignored), e-mail, document, phone or externalRef. */
-  q: z.string().max(200).optional(),
+  q: textFilter(200).optional(),
 });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
 

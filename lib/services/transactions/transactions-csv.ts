@@ -76,34 +76,37 @@ function row(t: TransactionRow, now: Date): string {
  * time through the keyset cursor: at most `max` rows, with a last line saying the file was cut when
  * more matched. Scoped to `ctx.account` by listTransactions, as every dashboard list.
  */
-export function transactionsCsvStream(
+export async function transactionsCsvStream(
   ctx: Pick<ServiceContext, "account" | "now">,
   { query, opts }: { query: ListTransactionsQuery; opts: Pick<PendingExpiry, "pendingExpiry"> },
   max = MAX_EXPORT_ROWS,
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   let cursor: string | null = "";
   let written = 0;
+  /** The next page's lines (and the cut's line when the file is full); cursor null once there is no more. */
+  const nextPage = async (): Promise<string> => {
+    const { rows, pagination } = await listTransactions(ctx, { ...query, page: 1, limit: Math.min(PAGE, max - written), cursor: cursor ?? "" }, { ...opts, now: ctx.now });
+    written += rows.length;
+    let text = rows.map((t) => row(t, ctx.now)).join("");
+    cursor = pagination.nextCursor ?? null;
+    if (cursor !== null && written >= max) {
+      // More rows match than the file holds: the spreadsheet's last line says so.
+      text += csvLine([
+        csvField(`Exportação limitada às ${max.toLocaleString("pt-BR")} transações mais recentes; filtre por período (De, Até) para exportar as demais.`, { text: true }),
+      ]);
+      cursor = null;
+    }
+    return text;
+  };
+  // The first page is read before the answer starts: a query that fails is an error status, never a
+  // 200 download cut short (which a spreadsheet would show as "no transactions").
+  const first = CSV_BOM + csvLine(TRANSACTIONS_CSV_HEADER) + (await nextPage());
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(CSV_BOM + csvLine(TRANSACTIONS_CSV_HEADER)));
-        return;
-      }
-      if (cursor === null) return controller.close();
-      const { rows, pagination } = await listTransactions(ctx, { ...query, page: 1, limit: Math.min(PAGE, max - written), cursor }, { ...opts, now: ctx.now });
-      written += rows.length;
-      let text = rows.map((t) => row(t, ctx.now)).join("");
-      cursor = pagination.nextCursor ?? null;
-      if (cursor !== null && written >= max) {
-        // More rows match than the file holds: the spreadsheet's last line says so.
-        text += csvLine([
-          csvField(`Exportação limitada às ${max.toLocaleString("pt-BR")} transações mais recentes; filtre por período (De, Até) para exportar as demais.`, { text: true }),
-        ]);
-        cursor = null;
-      }
+      const text = started ? await nextPage() : first;
+      started = true;
       if (text) controller.enqueue(encoder.encode(text));
       if (cursor === null) controller.close();
     },

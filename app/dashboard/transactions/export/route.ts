@@ -17,7 +17,7 @@ export async function GET(req: Request): Promise<Response> {
   const tq = transactionQuery(transactionFilters((n) => url.searchParams.get(n)), { limit: 100 });
   // A filter the list would ignore is not silently dropped from a file: the page names it.
   if (tq.invalid.length) return new Response("Filtro inválido.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
-  return new Response(transactionsCsvStream(ctx, tq), {
+  return new Response(await transactionsCsvStream(ctx, tq), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="${transactionsCsvFilename(ctx.now)}"`,
