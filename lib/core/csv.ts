@@ -1,13 +1,16 @@
 /**
  * CSV as spreadsheet programs in Brazil open it: ";" between fields (the comma is the decimal
  * separator), CRLF line ends, a UTF-8 byte-order mark so accents survive Excel. Text that a
- * spreadsheet would run as a formula (=, +, -, @ first) is prefixed with an apostrophe.
+ * spreadsheet would run as a formula (=, +, -, @ first) is prefixed with an apostrophe, and text
+ * holding a comma is quoted too: a program that splits on commas (an en-US Excel, an importer) keeps
+ * it one cell instead of starting a new one, perhaps a formula, after the comma. Numbers with the
+ * decimal comma are left unquoted, as pt-BR spreadsheets read them as numbers.
  */
 export function csvField(value: string | number | null | undefined, opts: { text?: boolean } = {}): string {
   if (value === null || value === undefined) return "";
   let s = String(value);
   if (opts.text && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[";\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return /[";\r\n]/.test(s) || (opts.text && s.includes(",")) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvLine(fields: string[]): string {

@@ -155,6 +155,9 @@ describe("dashboard input helpers", () => {
     expect(csvField('Saque "rápido"; PIX')).toBe('"Saque ""rápido""; PIX"');
     expect(csvField("=HYPERLINK(\"x\")", { text: true })).toBe("\"'=HYPERLINK(\"\"x\"\")\"");
     expect(csvField(null)).toBe("");
+    // Text with a comma is one cell for a program that splits on commas too; a number with the decimal comma stays a number.
+    expect(csvField("Ana,=HYPERLINK(1)", { text: true })).toBe('"Ana,=HYPERLINK(1)"');
+    expect(csvField(decimalComma(1990))).toBe("19,90");
   });
 
   it("describes statement entries in Portuguese with their references", () => {
