@@ -4,8 +4,9 @@ import { isPendingPastExpiry, offeredSandboxMoves } from "@/lib/domain/sandbox-o
 const now = new Date("2026-11-23T12:00:00Z");
 const past = new Date("2026-11-23T11:00:00Z");
 const future = new Date("2026-11-23T13:00:00Z");
-const pix = (over: Partial<{ livemode: boolean; status: string; expiresAt: Date | null; paymentMethod: string }> = {}) => ({
+const pix = (over: Partial<{ livemode: boolean; acquirerType: string; status: string; expiresAt: Date | null; paymentMethod: string }> = {}) => ({
   livemode: false,
+  acquirerType: "sandbox",
   paymentMethod: "pix",
   status: "pending",
   expiresAt: future,
@@ -33,6 +34,10 @@ describe("the sandbox moves the dashboard offers", () => {
 
   it("offers nothing in live mode", () => {
     expect(offeredSandboxMoves(pix({ livemode: true }), now)).toEqual([]);
+  });
+
+  it("offers nothing for a charge another processor made (a PIX through the merchant's own PSP)", () => {
+    expect(offeredSandboxMoves(pix({ acquirerType: "api-pix", status: "paid" }), now)).toEqual([]);
   });
 
   it("calls a charge expired only while it is pending", () => {
