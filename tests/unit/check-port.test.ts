@@ -4,6 +4,7 @@
  * A bad PORT stops the start with the configuration's sentence and status 1; lib/env.ts agrees.
  */
 import { spawnSync } from "node:child_process";
+import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
@@ -27,8 +28,22 @@ describe("npm start's PORT check", () => {
     expect(() => parseEnv({ PORT: port })).toThrow(`Invalid configuration: PORT must be a whole number from 1 to 65535, got "${port}".`);
   });
 
-  it.each([undefined, "", "1", "3000", "65535"])("lets PORT=%j through, silently", (port) => {
-    expect(check(port)).toEqual({ code: 0, stderr: "" });
-    if (port !== undefined) expect(() => parseEnv({ PORT: port })).not.toThrow();
+  it.each(["", "1", "3000", "65535"])("takes PORT=%j as lib/env.ts does", (port) => {
+    expect(() => parseEnv({ PORT: port })).not.toThrow();
+  });
+
+  it("lets a free port through, silently, and says a taken one is in use, with exit 1", async () => {
+    const held: Server = createServer();
+    await new Promise<void>((resolve) => held.listen({ port: 0 }, resolve));
+    const port = (held.address() as { port: number }).port;
+    try {
+      expect(check(String(port))).toEqual({
+        code: 1,
+        stderr: `arara cannot start: port ${port} is in use by another process (another Arara or another server): stop it, or set PORT to a free port.\n`,
+      });
+    } finally {
+      await new Promise((resolve) => held.close(resolve));
+    }
+    expect(check(String(port))).toEqual({ code: 0, stderr: "" });
   });
 });
