@@ -16,6 +16,10 @@ export async function prepareDatabase(): Promise<void> {
   const env = getEnv();
   for (const warning of env.warnings) getLogger().warn(warning);
   await ensureDatabase();
+  // Where the secret the database's encrypted columns need lives, so a backup takes it along (README, Backups).
+  const { keyEncryptionSecretSource } = await import("@/lib/crypto");
+  const source = keyEncryptionSecretSource();
+  if (source.from === "file" && !(!env.databaseUrl && env.pgliteDir.startsWith("memory://"))) getLogger().info({ file: source.file }, "key-encryption secret: back this file up with the database");
   if (env.demoMerchant) {
     const { ensureDemoMerchant } = await import("@/lib/services/accounts/demo-merchant");
     await ensureDemoMerchant();
