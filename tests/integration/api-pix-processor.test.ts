@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
@@ -240,6 +240,39 @@ describe("charge at the PSP", () => {
     // Not a notification at all: 200, nothing read.
     expect((await post({ hello: "world" })).body.data.received).toBe(0);
   });
+
+  it("a notification of 15 paid Pix: the 5 past what is re-read at once are booked by the job's next tick, ahead of a backlog of charges merely due", async () => {
+    const acc = await configuredAccount();
+    const config = (await pspConfigOf(acc.companyId))!;
+    // A busy account: 50 pending charges already due by their schedule (a full batch of the job).
+    const backlog = [];
+    for (let i = 0; i < 50; i++) backlog.push(await createCharge(acc.secretKey));
+    const longAgo = new Date(Date.now() - 10 * 60_000);
+    await getDb()
+      .update(pspCharges)
+      .set({ nextCheckAt: longAgo })
+      .where(inArray(pspCharges.transactionId, backlog.map((b) => b.id)));
+    const charges: { id: number }[] = [];
+    const items = [];
+    for (let i = 0; i < 15; i++) {
+      const c = await createCharge(acc.secretKey);
+      const txid = await txidOf(c.id);
+      charges.push(c);
+      items.push({ ...(await psp.pay(txid, { notify: "drop" })), txid });
+    }
+    // The GET /pix scan ran a moment ago (it is due again in a minute): only the due charges can find these.
+    await getDb().update(accountPspConfigs).set({ leaseUntil: new Date(Date.now() + 60_000) }).where(eq(accountPspConfigs.id, config.id));
+    const r = await call("POST", `/api/v1/psp/api-pix/${config.webhookToken}/pix`, { body: { pix: items } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.received).toBe(15);
+    const statuses = async () => Promise.all(charges.map(async (c) => (await txRow(c.id)).status));
+    expect((await statuses()).filter((s) => s === "paid")).toHaveLength(10);
+
+    const tick = await reconcileApiPix({ limit: 50, now: new Date() }); // one tick of the job (lib/psp-jobs.ts)
+    expect(tick.errors).toBe(0);
+    expect(tick.scans).toBe(0);
+    expect(await statuses()).toEqual(Array(15).fill("paid"));
+  }, 120_000);
 
   it("the sandbox cannot move a charge made at the PSP", async () => {
     const acc = await configuredAccount();

@@ -11,8 +11,9 @@
  *
  * The answer must come quickly (PSPs time out and retry): the first SYNC_ITEMS ids are re-read at
  * once, within SYNC_BUDGET_MS; for the rest, the charge an item names (its `txid`, if one of ours
- * still pending) and the open refunds of its e2eid are marked due now, and the reconciliation
- * (api-pix-reconcile.ts) does the PSP calls on its next tick. Marking due decides nothing.
+ * still pending) and the open refunds of its e2eid are marked due ahead of everything else (NOTIFIED_DUE),
+ * and the reconciliation (api-pix-reconcile.ts) does the PSP calls on its next tick. Marking due
+ * decides nothing.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
@@ -31,6 +32,14 @@ export const MAX_ITEMS = 1000;
 export const SYNC_ITEMS = 10;
 /** Time spent re-reading before answering, at most (then the rest is marked due). */
 export const SYNC_BUDGET_MS = 5_000;
+
+/**
+ * What a notified charge or refund is marked due for: the reconciliation takes the due rows oldest
+ * `next_check_at` first, so a notified one marked "due now" would wait behind every charge merely
+ * due by its schedule (a busy account has a batch's worth of them at any time); the epoch puts it
+ * first. Only the schedule: a failed read's backoff counts from the last good read, not from this.
+ */
+export const NOTIFIED_DUE = new Date(0);
 
 type Item = { e2eid: string; txid?: string };
 
@@ -89,26 +98,26 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
       log.warn(e instanceof ApiPixError ? { code: e.code, operation: e.operation } : { code: "internal" }, "api-pix webhook: re-read failed");
     }
   }
-  if (deferred.length > 0) await markDue(config.companyId, deferred, now);
+  if (deferred.length > 0) await markDue(config.companyId, deferred);
   log.info({ ids: items.length, checked, failed, deferred: deferred.length }, "api-pix webhook handled");
   return { found: true, ids: items.length, checked, failed, deferred: deferred.length };
 }
 
-/** The charges and open refunds the items name, due for the reconciliation now (nothing is decided here). */
-async function markDue(companyId: number, items: Item[], now: Date): Promise<void> {
+/** The charges and open refunds the items name, due for the reconciliation first (nothing is decided here). */
+async function markDue(companyId: number, items: Item[]): Promise<void> {
   const db = getDb();
   const txids = items.flatMap((i) => (i.txid ? [i.txid] : []));
   for (let i = 0; i < txids.length; i += 500) {
     await db
       .update(pspCharges)
-      .set({ nextCheckAt: now })
+      .set({ nextCheckAt: NOTIFIED_DUE })
       .where(and(eq(pspCharges.companyId, companyId), eq(pspCharges.status, "pending"), inArray(pspCharges.txid, txids.slice(i, i + 500))));
   }
   const e2eids = items.map((i) => i.e2eid);
   for (let i = 0; i < e2eids.length; i += 500) {
     await db
       .update(pspRefunds)
-      .set({ nextCheckAt: now })
+      .set({ nextCheckAt: NOTIFIED_DUE })
       .where(and(eq(pspRefunds.companyId, companyId), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES]), inArray(pspRefunds.e2eid, e2eids.slice(i, i + 500))));
   }
 }
