@@ -164,3 +164,13 @@ export function cashOutFailureLabel(reason: string): string {
   return "A transferência não foi concluída pelo PSP; o valor voltou ao saldo disponível.";
 }
 
+/**
+ * The "Client secret" line of the PIX settings' status panel. With `client_id no corpo` and no secret
+ * stored, none is needed (the PSP identifies the application by its certificate and client id): saying
+ * "Não informado" there read as something missing.
+ */
+export function clientSecretStatusLabel(view: { clientAuth: string; hasClientSecret: boolean }): string {
+  if (view.hasClientSecret) return "Guardado (criptografado)";
+  if (view.clientAuth === "body") return "Não usado: o PSP identifica a aplicação pelo client_id e pelo certificado";
+  return "Não informado";
+}

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
 import { PageHeader } from "@/components/dashboard/PageHeader";
-import { formatDate } from "@/components/dashboard/format";
+import { clientSecretStatusLabel, formatDate } from "@/components/dashboard/format";
 import { getPspSettings } from "@/lib/services/psp/api-pix-settings";
 import { PspSettingsForm, TestConnection } from "./PspSettingsForm";
 import ui from "@/components/dashboard/ui.module.css";
@@ -33,7 +33,7 @@ export default async function PixSettingsPage() {
               {view.processor !== "api-pix" ? "Sandbox" : view.payoutEfi ? `Efí (Pix Envio), da chave ${view.payoutPayerKey}` : "Não configurados: recusados pela API"}
             </dd>
             <dt>Client secret</dt>
-            <dd>{view.hasClientSecret ? "Guardado (criptografado)" : "Não informado"}</dd>
+            <dd data-testid="psp-client-secret">{clientSecretStatusLabel(view)}</dd>
             <dt>Certificado</dt>
             <dd>{view.certificate === "pkcs12" ? "PKCS#12 guardado (criptografado)" : view.certificate === "pem" ? "PEM guardado (chave criptografada)" : "Não enviado"}</dd>
             <dt>Webhook</dt>
