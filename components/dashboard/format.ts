@@ -104,6 +104,26 @@ export const CAUSE_LABEL: Record<string, string> = {
   protest_lost: "Contestação perdida",
 };
 
+/** The natureza of a return the PSP made by itself (MED), as a timeline entry names it. */
+const MED_NATUREZA_LABEL: Record<string, string> = {
+  MED_FRAUDE: "fraude",
+  MED_OPERACIONAL: "falha operacional",
+  MED_PIX_AUTOMATICO: "Pix Automático",
+};
+
+/**
+ * A timeline entry's text: the cause's label, and for a return the PSP made by itself its natureza
+ * and the PSP's motivo (free text, already one line and capped: rendered as text, never markup), e.g.
+ * "Devolução feita pelo PSP (MED: fraude): reembolso registrado — motivo: “Golpe do falso vendedor”".
+ */
+export function timelineEntryLabel(e: { cause: string; pspReturn?: { natureza: string | null; motivo: string | null } | null }): string {
+  const label = CAUSE_LABEL[e.cause] ?? e.cause;
+  if (!e.pspReturn) return label;
+  const natureza = MED_NATUREZA_LABEL[e.pspReturn.natureza ?? ""];
+  const named = natureza ? label.replace(/^Devolução feita pelo PSP \(MED[^)]*\)/, `Devolução feita pelo PSP (MED: ${natureza})`) : label;
+  return e.pspReturn.motivo ? `${named} — motivo: “${e.pspReturn.motivo}”` : named;
+}
+
 export const PIX_KEY_TYPE_LABEL: Record<string, string> = {
   cpf: "CPF",
   cnpj: "CNPJ",

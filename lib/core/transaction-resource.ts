@@ -8,6 +8,7 @@
  * In the kernel: the services, the HTTP kit and the webhook payloads all map rows with it.
  */
 import type { PspRefundRow, TransactionRow } from "@/lib/core/rows";
+import { PSP_MOTIVO_MAX, untrustedLine } from "@/lib/core/untrusted-text";
 import { v1CardView } from "@/lib/core/card-view";
 import { boletoUrlOf, secureUrlOf } from "@/lib/core/public-urls";
 import { v1RefusedReason } from "@/lib/core/refused-reason";
@@ -57,6 +58,12 @@ export function pspRefundView(r: PspRefundRow) {
     reason: status === "failed" ? (r.failReason ?? PSP_REFUND_FAILED_DEFAULT_REASON) : null,
     /** The return's end-to-end id at the PSP (RtrId), once the PSP accepted it. */
     rtrId: r.rtrId,
+    /** Who asked for it: the merchant (the API, the dashboard, a link's duplicate), or the PSP by itself (a MED return). */
+    origin: r.initiatedBy === "psp" ? ("psp" as const) : ("merchant" as const),
+    /** The devolução's natureza at the PSP: ORIGINAL for those Arara asks; MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO for a return the PSP made. */
+    natureza: r.initiatedBy === "psp" ? r.natureza : "ORIGINAL",
+    /** The PSP's motivo of a return it made by itself, when it gave one (its free text: one line, at most 140 characters). */
+    motivo: r.initiatedBy === "psp" ? untrustedLine(r.motivo, PSP_MOTIVO_MAX) : null,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };

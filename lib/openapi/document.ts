@@ -32,6 +32,9 @@ const REFUND_EXAMPLE = {
   status: "failed",
   reason: "Devolução não realizada pelo PSP: Conta do pagador encerrada.",
   rtrId: "D12345678202606011210abcdefghijk",
+  origin: "merchant",
+  natureza: "ORIGINAL",
+  motivo: null,
   createdAt: "2026-06-01T12:10:00.000Z",
   updatedAt: "2026-06-01T12:12:00.000Z",
 };

@@ -16,6 +16,8 @@
  *
  * ledger:check passes after every test.
  */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
@@ -30,6 +32,9 @@ import { clientFor, closeApiPixClients, pspConfigOf } from "@/lib/processors/api
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { handleApiPixWebhook } from "@/lib/services/psp/api-pix-webhook";
 import { syncCharge } from "@/lib/services/psp/api-pix-sync";
+import { companies } from "@/lib/db/schema";
+import { getTransactionDetail } from "@/lib/services/transactions/transaction-detail";
+import { TimelineCard } from "@/components/dashboard/transaction/TimelineCard";
 
 const KEY = "med@loja.example";
 let pki: TestPki;
@@ -131,6 +136,42 @@ describe("a MED return the PSP made by itself", () => {
     // The API shows it among the transaction's refunds.
     const read = await call("GET", `/api/v1/transactions/${id}`, { auth: acc.secretKey });
     expect(read.body.data).toMatchObject({ status: "refunded", refundedAmount: 10_000, pendingRefundAmount: 0, refunds: [{ amount: 10_000, status: "done" }] });
+  });
+
+  it("its natureza and motivo are shown: on the dashboard's timeline and in the API's refunds; the PSP's free text made one line, capped, never markup", async () => {
+    const { acc, id, e2eid } = await setup("Loja MED motivo");
+    // The PSP's words are untrusted: markup, a line break, a direction override, and far more than the spec's 140.
+    const motivo = `Golpe <img src=x onerror=alert(1)>\ndo falso\u202Evendedor ${"x".repeat(300)}`;
+    psp.medReturn(e2eid, { natureza: "MED_FRAUDE", motivo, amount: 4_000 });
+    await notify(acc.companyId, e2eid);
+    expect(await txRow(id)).toMatchObject({ status: "paid", refundedAmount: 4_000 });
+
+    const [row] = await refundsOf(id);
+    expect(row.motivo!.startsWith("Golpe <img src=x onerror=alert(1)> do falso vendedor xxx")).toBe(true);
+    expect([...row.motivo!]).toHaveLength(140);
+    expect(row.motivo!.endsWith("…")).toBe(true);
+
+    // The API: the refund says it came from the PSP, with the natureza and the motivo.
+    const r = await call("GET", `/api/v1/transactions/${id}`, { auth: acc.secretKey });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.refunds).toEqual([expect.objectContaining({ origin: "psp", natureza: "MED_FRAUDE", motivo: row.motivo, status: "done", amount: 4_000 })]);
+
+    // The dashboard: the timeline entry names the natureza in Portuguese and quotes the motivo, escaped.
+    const [account] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
+    const detail = await getTransactionDetail({ account, now: new Date() }, id);
+    const entry = detail.timeline.find((e) => e.cause === "psp_med_return")!;
+    expect(entry.pspReturn).toEqual({ natureza: "MED_FRAUDE", motivo: row.motivo });
+    expect(detail.timeline.filter((e) => e.cause !== "psp_med_return").every((e) => e.pspReturn === null)).toBe(true);
+    const html = renderToStaticMarkup(createElement(TimelineCard, { timeline: detail.timeline }));
+    expect(html).toContain("Devolução feita pelo PSP (MED: fraude): reembolso registrado — motivo: “Golpe &lt;img src=x onerror=alert(1)&gt; do falso vendedor");
+    expect(html).not.toContain("<img");
+  });
+
+  it("a refund the merchant asked shows origin merchant and natureza ORIGINAL in the API", async () => {
+    const { acc, id } = await setup("Loja MED origem");
+    const r = await call("POST", `/api/v1/transactions/${id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.refunds).toEqual([expect.objectContaining({ origin: "merchant", natureza: "ORIGINAL", motivo: null, amount: 1_000 })]);
   });
 
   it("in part, seen by the charge's re-read (GET /cob): a partial refund, the transaction stays paid", async () => {

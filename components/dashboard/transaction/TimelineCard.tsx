@@ -1,6 +1,6 @@
 import type { TransactionDetail } from "@/lib/services/transactions/transaction-detail";
 import { StatusBadge } from "@/components/dashboard/Badge";
-import { CAUSE_LABEL, formatBRL, formatDateTimeSeconds, STATUS_LABEL } from "@/components/dashboard/format";
+import { formatBRL, formatDateTimeSeconds, STATUS_LABEL, timelineEntryLabel } from "@/components/dashboard/format";
 import ui from "@/components/dashboard/ui.module.css";
 
 function actorLabel(actor: string): string {
@@ -21,7 +21,7 @@ export function TimelineCard({ timeline }: { timeline: TransactionDetail["timeli
           <li key={e.id}>
             <span className={ui.timelineDot} aria-hidden="true" />
             <div className={ui.timelineTitle}>
-              {CAUSE_LABEL[e.cause] ?? e.cause}
+              {timelineEntryLabel(e)}
               <StatusBadge status={e.toStatus} labels={STATUS_LABEL} />
             </div>
             <div className={ui.timelineMeta}>

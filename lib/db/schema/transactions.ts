@@ -165,6 +165,12 @@ export const transactionStatusChanges = pgTable(
     cause: text().notNull(),
     amount: bigint({ mode: "number" }),
     actor: text().notNull(),
+    /**
+     * The psp_refunds row an entry is about, for the entries of a return the PSP made by itself
+     * (psp_med_return, psp_med_return_unbooked): its natureza and motivo are shown with the entry.
+     * Null on every other entry (and on those written before migration 0031).
+     */
+    pspRefundId: bigint({ mode: "number" }),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [

@@ -38,6 +38,7 @@ import { getDb } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { companies, pspPixReceived, pspRefunds, transactions, transactionStatusChanges } from "@/lib/db/schema";
 import { randomBase62 } from "@/lib/crypto";
+import { PSP_MOTIVO_MAX, untrustedLine } from "@/lib/core/untrusted-text";
 import { formatBRL } from "@/lib/domain/money";
 import { parseWith } from "@/lib/core/validation";
 import { paidAmountOf } from "@/lib/domain/journals";
@@ -223,7 +224,7 @@ async function bookReturned(tx: Tx, ctx: ServiceContext, locked: PspRefundRow, d
 /** Acts on the PSP's state of a refund: DEVOLVIDO books it, NAO_REALIZADO fails it, EM_PROCESSAMENTO waits. */
 export async function applyDevolucao(refund: PspRefundRow, dev: Devolucao, now: Date): Promise<PspRefundRow> {
   if (refund.initiatedBy === "psp") return (await applyMedReturn(refund, dev, now)) ?? refund;
-  if (dev.status === "NAO_REALIZADO") return closeFailed(refund, `Devolução não realizada pelo PSP${dev.motivo ? `: ${dev.motivo}` : ""}.`, now);
+  if (dev.status === "NAO_REALIZADO") return closeFailed(refund, notMadeReason("Devolução não realizada pelo PSP", dev.motivo), now);
   if (dev.status === "EM_PROCESSAMENTO") {
     const [row] = await getDb()
       .update(pspRefunds)
@@ -400,7 +401,7 @@ const medFields = (subject: MedSubject, dev: Devolucao) => ({
   devolucao: dev.id,
   natureza: dev.natureza,
   amount: valorToCents(dev.valor),
-  motivo: dev.motivo?.slice(0, 140),
+  motivo: untrustedLine(dev.motivo, PSP_MOTIVO_MAX),
 });
 
 /**
@@ -434,7 +435,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
   const amount = valorToCents(dev.valor);
   if (dev.status === "NAO_REALIZADO" || amount === 0) {
     if (!known) return null;
-    return closeFailed(known, `Devolução MED não realizada pelo PSP${dev.motivo ? `: ${dev.motivo}` : ""}.`, now);
+    return closeFailed(known, notMadeReason("Devolução MED não realizada pelo PSP", dev.motivo), now);
   }
   const values = {
     companyId: subject.companyId,
@@ -446,7 +447,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
     reserved: false,
     initiatedBy: "psp",
     natureza: dev.natureza ?? null,
-    motivo: dev.motivo?.slice(0, 500) ?? null,
+    motivo: untrustedLine(dev.motivo, PSP_MOTIVO_MAX),
     rtrId: dev.rtrId ?? null,
     nextCheckAt: medRecheckAt(null, now, 60_000),
     createdAt: now,
@@ -486,7 +487,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
       try {
         // A savepoint: a booking refused (the guard, before any posting) undoes its move, timeline and events.
         const row = await tx.transaction(async (sp) => {
-          await sp.insert(transactionStatusChanges).values({ transactionId: t.id, fromStatus: t.status, toStatus: t.status, cause: "psp_med_return", amount: returned, actor: PSP_ACTOR, createdAt: now });
+          await sp.insert(transactionStatusChanges).values({ transactionId: t.id, fromStatus: t.status, toStatus: t.status, cause: "psp_med_return", amount: returned, actor: PSP_ACTOR, pspRefundId: locked.id, createdAt: now });
           return bookReturned(sp, ctx, locked, dev, returned, now);
         });
         if (returned < amount) {
@@ -505,7 +506,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
     }
     const first = locked.failReason === null;
     if (first) {
-      await tx.insert(transactionStatusChanges).values({ transactionId: t.id, fromStatus: t.status, toStatus: t.status, cause: "psp_med_return_unbooked", amount, actor: PSP_ACTOR, createdAt: now });
+      await tx.insert(transactionStatusChanges).values({ transactionId: t.id, fromStatus: t.status, toStatus: t.status, cause: "psp_med_return_unbooked", amount, actor: PSP_ACTOR, pspRefundId: locked.id, createdAt: now });
     }
     if (!refused) {
       // Nothing left to refund: never more than was paid. The PSP says it returned money Arara no
@@ -542,6 +543,12 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
     );
     return row;
   });
+}
+
+/** Why a devolução was not made, with the PSP's motivo (its free text, one line, capped) when it gave one. */
+function notMadeReason(what: string, motivo: string | undefined): string {
+  const line = untrustedLine(motivo, PSP_MOTIVO_MAX);
+  return `${what}${line ? `: ${line.replace(/\.$/, "")}` : ""}.`;
 }
 
 /** Re-reads an open MED return with its Pix (`GET /pix/{e2eid}`: the PSP's id may not be one `GET .../devolucao/{id}` serves). */

@@ -1,0 +1,1 @@
+ALTER TABLE "transaction_status_changes" ADD COLUMN "psp_refund_id" bigint;
