@@ -93,6 +93,7 @@ export const CAUSE_LABEL: Record<string, string> = {
   psp_duplicate_payment: "PIX recebido em duplicidade (não aplicado)",
   psp_paid_after_expiry: "PIX pago após o vencimento",
   psp_charge_expired: "Cobrança PIX vencida no PSP",
+  psp_charge_removed: "Cobrança PIX removida no PSP: não pode mais ser paga",
   psp_refund_requested: "Devolução solicitada ao PSP",
   psp_refund_failed: "Devolução não realizada pelo PSP",
   psp_med_return: "Devolução feita pelo PSP (MED, Mecanismo Especial de Devolução): reembolso registrado",

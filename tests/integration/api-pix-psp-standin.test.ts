@@ -109,3 +109,32 @@ describe("requiredQuery", () => {
     expect(psp.requests.at(-1)?.query).toContain("gw-dev-app-key=K123");
   });
 });
+
+describe("PATCH /cob/{txid}", () => {
+  it("removes an ATIVA charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR, alone), refuses what the spec refuses, and needs cob.write", async () => {
+    const psp = await start({ requireScopes: true });
+    const t = await tokenFor(psp, "grant_type=client_credentials&scope=cob.write%20cob.read");
+    const json = { authorization: `Bearer ${t.json.access_token}`, "content-type": "application/json" };
+    const txid = "b".repeat(30);
+    const path = `/api/v2/cob/${txid}`;
+    const patch = (body: unknown, p = path, headers: Record<string, string> = json) => call(psp, "PATCH", p, headers, JSON.stringify(body));
+    const removal = { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" };
+
+    expect(await patch(removal)).toMatchObject({ status: 404, json: { type: "https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado" } });
+    expect((await call(psp, "PUT", path, json, JSON.stringify({ calendario: {}, valor: { original: "1.00" }, chave: psp.keys[0] }))).status).toBe(201);
+    const invalid = { status: 400, json: { type: "https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida" } };
+    expect(await patch({ ...removal, valor: { original: "2.00" } })).toMatchObject(invalid); // removal with other changes
+    expect(await patch({ status: "CONCLUIDA" })).toMatchObject(invalid); // the receiver may only remove
+    expect(await patch({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR", extra: 1 })).toMatchObject(invalid);
+    expect((await call(psp, "PATCH", path, { authorization: json.authorization, "content-type": "text/plain" }, "status=REMOVIDA")).status).toBe(400);
+    expect(psp.cobs.get(txid)!.status).toBe("ATIVA");
+
+    const readOnly = await tokenFor(psp, "grant_type=client_credentials&scope=cob.read");
+    expect((await patch(removal, path, { ...json, authorization: `Bearer ${readOnly.json.access_token}` })).status).toBe(403);
+
+    const removed = await patch(removal);
+    expect(removed).toMatchObject({ status: 200, json: { txid, status: "REMOVIDA_PELO_USUARIO_RECEBEDOR", revisao: 1 } });
+    expect(await patch(removal)).toMatchObject(invalid); // no longer ATIVA
+    await expect(psp.pay(txid)).rejects.toThrow(/removed/);
+  });
+});

@@ -17,6 +17,7 @@ import {
   chaveSchema,
   cobCompletaSchema,
   cobGeradaSchema,
+  cobRevisadaSchema,
   cobSolicitadaSchema,
   devolucaoIdSchema,
   devolucaoSchema,
@@ -78,6 +79,22 @@ export class ApiPixClient extends PspHttpClient {
       if (problem) throw this.invalidResponse(op, problem);
     }
     return cob;
+  }
+
+  /**
+   * `PATCH /cob/{txid}` with `{ "status": "REMOVIDA_PELO_USUARIO_RECEBEDOR" }`: removes a charge still
+   * ATIVA, so no payer can pay it any more. Answers the charge's status as the PSP says it now. A charge
+   * no longer ATIVA (paid: CONCLUIDA, or removed already) is refused by the spec with 400
+   * CobOperacaoInvalida, an unknown one with 404: the caller reads the charge to know which.
+   */
+  async removeCob(txid: string): Promise<{ status: string }> {
+    const op = "PATCH /cob/{txid}";
+    this.checkInput(op, txidSchema, txid, "txid");
+    const body = { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" as const };
+    this.checkInput(op, cobRevisadaSchema, body, "corpo");
+    const cob = await this.call({ method: "PATCH", template: "/cob/{txid}", path: `/cob/${txid}`, body, schema: cobGeradaSchema });
+    if (cob.txid !== txid) throw this.invalidResponse(op, "txid da resposta difere do pedido");
+    return { status: cob.status };
   }
 
   /** `GET /cob/{txid}`: the charge with the Pix received for it. */

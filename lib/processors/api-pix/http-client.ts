@@ -31,7 +31,7 @@ export function retryAfterMsOf(header: string | string[] | undefined, nowMs: num
 }
 
 export type Operation<S extends z.ZodType | null> = {
-  method: "GET" | "PUT";
+  method: "GET" | "PUT" | "PATCH";
   /** "/cob/{txid}": names the operation in errors and logs. */
   template: string;
   path: string;

@@ -147,6 +147,28 @@ export const cobSolicitadaSchema = z.strictObject({
 });
 export type CobSolicitada = z.infer<typeof cobSolicitadaSchema>;
 
+/**
+ * Body of `PATCH /cob/{txid}` (CobRevisada): the fields of a charge to revise, or its removal, `status`
+ * REMOVIDA_PELO_USUARIO_RECEBEDOR, the only status the receiver may set, and never with other
+ * changes (CobOperacaoInvalida). Arara only removes.
+ */
+export const cobRevisadaSchema = z
+  .strictObject({
+    calendario: cobSolicitadaSchema.shape.calendario.optional(),
+    devedor: devedorRequestSchema.optional(),
+    loc: z.strictObject({ id: z.int().min(1) }).optional(),
+    status: z.literal("REMOVIDA_PELO_USUARIO_RECEBEDOR").optional(),
+    valor: z.strictObject({ original: valorSchema.optional(), modalidadeAlteracao: z.union([z.literal(0), z.literal(1)]).optional() }).optional(),
+    chave: chaveSchema.optional(),
+    solicitacaoPagador: z.string().max(140).optional(),
+    infoAdicionais: z.array(z.strictObject(infoAdicionalShape)).max(50).optional(),
+  })
+  .refine((c) => c.status === undefined || Object.keys(c).length === 1, {
+    message: "a removal (status REMOVIDA_PELO_USUARIO_RECEBEDOR) comes with no other change",
+    path: ["status"],
+  });
+export type CobRevisada = z.infer<typeof cobRevisadaSchema>;
+
 /** Body of `PUT /pix/{e2eid}/devolucao/{id}` (DevolucaoSolicitada). */
 export const devolucaoSolicitadaSchema = z.strictObject({
   valor: valorSchema,

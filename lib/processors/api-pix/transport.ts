@@ -59,7 +59,7 @@ function opensslCode(e: unknown): string | undefined {
 export type RawResponse = { status: number; headers: IncomingHttpHeaders; body: string };
 
 export type SendInput = {
-  method: "GET" | "PUT" | "POST";
+  method: "GET" | "PUT" | "PATCH" | "POST";
   url: URL;
   headers: Record<string, string>;
   body?: string;

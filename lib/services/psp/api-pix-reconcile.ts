@@ -3,7 +3,8 @@
  *
  * Each tick, in bounded batches, and safe to run on any number of instances (each item is claimed
  * with a lease, taken with FOR UPDATE SKIP LOCKED, so two instances never work on the same one):
- * 1. pending charges due for a look: `GET /cob/{txid}` (sync.ts decides). A read that fails is tried
+ * 1. pending charges due for a look: `GET /cob/{txid}` (sync.ts decides); a payment link's charge that
+ *    another charge paid is first removed at the PSP (`PATCH /cob/{txid}`, api-pix-abandon.ts). A read that fails is tried
  *    again with a growing delay (chargeRetryDelayMs), never every 2 minutes forever; a 404/410 for a
  *    charge past its expiry is the PSP having removed it (it expires as REMOVIDA_PELO_PSP would); a
  *    charge past its expiry by UNREACHABLE_AFTER_EXPIRY_MS whose reads still fail stops being polled,
@@ -20,6 +21,7 @@ import { accountPspConfigs, pspCharges, pspPixReceived, pspRefunds } from "@/lib
 import { getLogger } from "@/lib/logger";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
+import { abandonedAmong, removeAbandonedCob } from "./api-pix-abandon";
 import { applyMedReturns, isMedReturn, OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
 import type { Pix } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, moveIfPending, syncCharge, type PspChargeRow } from "./api-pix-sync";
@@ -137,11 +139,15 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
     .limit(limit)
     .for("update", { skipLocked: true });
   const charges = await db.update(pspCharges).set({ leaseUntil }).where(inArray(pspCharges.transactionId, dueCharges)).returning();
+  // A link's charge Arara no longer takes (another charge paid the link): removed at the PSP first.
+  const abandoned = await abandonedAmong(charges.map((c) => c.transactionId));
   for (const charge of charges) {
     const config = await configs(cache, charge.companyId);
     try {
       if (!config) throw new Error("no usable PSP configuration");
-      await syncCharge(clientFor(config), charge, now);
+      const client = clientFor(config);
+      if (abandoned.has(charge.transactionId)) await removeAbandonedCob(client, charge);
+      await syncCharge(client, charge, now);
       result.charges++;
     } catch (e) {
       result.errors++;

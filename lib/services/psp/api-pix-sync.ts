@@ -108,7 +108,9 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
     } else {
       patch.nextCheckAt = new Date(now.getTime() + nextCheckDelayMs(charge, now));
     }
-    const moved = await moveIfPending(charge.transactionId, patch, patch.status === "expired" ? "psp_charge_expired" : null, now);
+    // Removed by the receiver (Arara, for a link paid by another charge: api-pix-abandon.ts; or the merchant at the PSP).
+    const cause = patch.status !== "expired" ? null : cob.status === "REMOVIDA_PELO_USUARIO_RECEBEDOR" ? "psp_charge_removed" : "psp_charge_expired";
+    const moved = await moveIfPending(charge.transactionId, patch, cause, now);
     if (moved) return { status: moved as PspChargeRow["status"], decisions };
     const [current] = await getDb().select({ status: pspCharges.status }).from(pspCharges).where(eq(pspCharges.transactionId, charge.transactionId));
     status = current.status as PspChargeRow["status"];

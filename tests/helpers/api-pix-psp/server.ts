@@ -29,6 +29,7 @@ import {
   API_PIX_SCOPES,
   cobCompletaSchema,
   cobGeradaSchema,
+  cobRevisadaSchema,
   cobSolicitadaSchema,
   DEVOLUCAO_ID_REGEX,
   devolucaoSchema,
@@ -187,6 +188,8 @@ export type ApiPixPsp = {
   pix: Map<string, PspPix>;
   webhooks: Map<string, { webhookUrl: string; chave: string; criacao: string }>;
   requests: RequestRecord[];
+  /** The bodies of `PATCH /cob/{txid}` received, as sent (validated by the operation). */
+  patches: { txid: string; body: string }[];
   deliveries: WebhookDelivery[];
   /** Server-side failures of the stand-in itself (a bug here, not in the client). */
   internalErrors: Error[];
@@ -237,7 +240,7 @@ export const SCOPES: readonly string[] = [...API_PIX_SCOPES, "pix.send", "gn.pix
 
 /** The scope each operation requires (the spec's `security: - OAuth2: [...]`), by method and path under the base. */
 function operationScope(method: string, rest: string): string | null {
-  if (/^\/cob\/[^/]+$/.test(rest)) return method === "PUT" ? "cob.write" : "cob.read";
+  if (/^\/cob\/[^/]+$/.test(rest)) return method === "PUT" || method === "PATCH" ? "cob.write" : "cob.read";
   if (/^\/pix\/[^/]+\/devolucao\/[^/]+$/.test(rest)) return method === "PUT" ? "pix.write" : "pix.read";
   if (/^\/pix(\/[^/]+)?$/.test(rest)) return "pix.read";
   if (/^\/webhook\/[^/]+$/.test(rest)) return method === "PUT" || method === "DELETE" ? "webhook.write" : "webhook.read";
@@ -327,6 +330,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const internalErrors: Error[] = [];
   const pending: Notification[] = [];
   const faults: { kind: "fail" | "hang"; status: number; only?: "api" | "token"; retryAfter?: string }[] = [];
+  const patches: { txid: string; body: string }[] = [];
   const hung = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
   let nextLocId = 1;
@@ -497,6 +501,33 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     return ok(201, cobGeradaSchema, cobView(created));
   }
 
+  /**
+   * `PATCH /cob/{txid}` (CobRevisada), as the spec says: 404 CobNaoEncontrado for an unknown txid; 400
+   * CobOperacaoInvalida for a body off the schema, a charge no longer ATIVA (CONCLUIDA, or removed
+   * already), or a removal with other changes; else the charge revised (or removed), revisao + 1.
+   */
+  function patchCob(req: http.IncomingMessage, txid: string, body: string): HttpAnswer {
+    const invalid = (violacoes: { razao: string; propriedade: string }[], detail = "A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.") =>
+      problem(400, "CobOperacaoInvalida", "Cobrança inválida.", detail, violacoes);
+    patches.push({ txid, body });
+    if (!TXID_REGEX.test(txid)) return invalid([{ razao: "O campo cob.txid não respeita o _schema_.", propriedade: "cob.txid" }]);
+    const c = cobs.get(txid);
+    if (!c) return problem(404, "CobNaoEncontrado", "Cobrança não encontrada.", "Cobrança não encontrada para o txid informado.");
+    const json = jsonBody(req, body);
+    if (!json.ok) return invalid([{ razao: "O corpo não é um JSON (application/json).", propriedade: "cob" }]);
+    const parsed = cobRevisadaSchema.safeParse(json.value);
+    if (!parsed.success) return invalid(violationsOf(parsed.error, "cob"));
+    if (c.status !== "ATIVA") return invalid([], "A cobrança não está ATIVA, e a presente requisição busca alterá-la.");
+    const { status, ...changes } = parsed.data;
+    if (status) c.status = status;
+    else {
+      c.request = { ...c.request, ...changes, valor: { ...c.request.valor, ...changes.valor }, calendario: { ...c.request.calendario, ...changes.calendario } } as CobSolicitada;
+      if (changes.calendario?.expiracao !== undefined) c.expiracao = changes.calendario.expiracao;
+    }
+    c.revisao += 1;
+    return ok(200, cobGeradaSchema, cobView(c));
+  }
+
   const consultaInvalida = (tipo: string, razao: string, propriedade: string) =>
     problem(400, tipo, "Consulta inválida.", "Os parâmetros de consulta não respeitam o _schema_ ou não fazem sentido semanticamente.", [{ razao, propriedade }]);
 
@@ -664,6 +695,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     let m: RegExpExecArray | null;
     if ((m = /^\/cob\/([^/]+)$/.exec(rest))) {
       if (method === "PUT") return putCob(req, m[1], body);
+      if (method === "PATCH") return patchCob(req, m[1], body);
       if (method === "GET") return getCob(m[1], url);
     } else if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(rest))) {
       if (method === "PUT") return putDevolucao(req, m[1], m[2], body);
@@ -833,6 +865,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     pix: pixes,
     webhooks,
     requests,
+    patches,
     deliveries,
     internalErrors,
     issuedTokens: () => [...tokens.keys()],
