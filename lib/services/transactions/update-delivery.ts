@@ -2,14 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { parseWith } from "@/lib/core/validation";
+import { hasDelivery, mayShip } from "@/lib/domain/delivery";
 import { UpdateDeliveryRequest } from "@/lib/schemas/delivery";
 import type { ServiceContext } from "../context";
-import { unprocessable } from "../errors";
+import { ServiceError } from "../errors";
 import { getTransaction } from "./get-transaction";
 import type { TransactionRow } from "./transaction-view";
-
-// Goods may have been shipped before a refund or a chargeback; never before the payment.
-const WAS_PAID: readonly string[] = ["paid", "refunded", "chargedback", "in_protest"];
 
 /**
  * Sets the delivery status (and tracking code) of a transaction's goods. It is the merchant's
@@ -19,11 +17,15 @@ const WAS_PAID: readonly string[] = ["paid", "refunded", "chargedback", "in_prot
 export async function updateDelivery(ctx: ServiceContext, rawId: string, body: unknown): Promise<TransactionRow> {
   const input = parseWith(UpdateDeliveryRequest, body, "delivery update");
   const t = await getTransaction(ctx, rawId);
-  if (!t.shipping && !t.items.some((i) => i.tangible)) {
-    throw unprocessable(`Transaction ${t.id} has no shipping and no tangible items: there is nothing to deliver.`);
+  if (!hasDelivery(t)) {
+    throw new ServiceError("unprocessable", `Transaction ${t.id} has no shipping and no tangible items: there is nothing to deliver.`, undefined, {
+      messagePt: "Esta venda não tem entrega: nenhum endereço de entrega nem item físico.",
+    });
   }
-  if (input.status !== "waiting" && !WAS_PAID.includes(t.status)) {
-    throw unprocessable(`Transaction ${t.id} is ${t.status}: goods are shipped only for a paid transaction.`);
+  if (input.status !== "waiting" && !mayShip(t.status)) {
+    throw new ServiceError("unprocessable", `Transaction ${t.id} is ${t.status}: goods are shipped only for a paid transaction.`, undefined, {
+      messagePt: "Só se envia o que foi pago: esta transação ainda não foi paga.",
+    });
   }
   const trackingCode = input.trackingCode === undefined ? t.trackingCode : input.trackingCode || null;
   const [row] = await getDb()

@@ -8,6 +8,8 @@ import { formatBRL } from "@/lib/domain/money";
 import { refundThroughProcessor } from "@/lib/services/transactions/refund-through-processor";
 import { askPspForRefund } from "@/lib/services/psp/api-pix-refunds";
 import { sandboxMove } from "@/lib/services/transactions/sandbox-move";
+import { updateDelivery } from "@/lib/services/transactions/update-delivery";
+import { DELIVERY_STATUS_LABEL } from "@/lib/domain/delivery";
 import { redeliverFromForm, skipFromForm } from "../../webhook-event-form";
 import { parseReais } from "@/components/dashboard/money-input";
 import { STATUS_LABEL } from "@/components/dashboard/format";
@@ -146,6 +148,20 @@ export async function sandboxMoveAction(_prev: ActionState, formData: FormData):
     const t = await sandboxMove(ctx, id, to);
     revalidatePath(`/dashboard/transactions/${id}`);
     return { status: "ok", message: `Status alterado para ${STATUS_LABEL[t.status] ?? t.status}.` };
+  });
+}
+
+/** The delivery status and tracking code of a paid sale's goods (the API's PUT /transactions/{id}/delivery). */
+export async function deliveryAction(_prev: ActionState, formData: FormData): Promise<ActionState> {
+  return dashboardAction(async (ctx) => {
+    const id = idOf(formData.get("transactionId"));
+    if (!id) return { status: "error", message: "Transação inválida." };
+    const trackingCode = String(formData.get("trackingCode") ?? "").trim();
+    if (trackingCode.length > 100) return fieldError("Revise o código de rastreio.", "trackingCode", "Use no máximo 100 caracteres.");
+    const t = await updateDelivery(ctx, id, { status: String(formData.get("status") ?? ""), trackingCode });
+    revalidatePath(`/dashboard/transactions/${id}`);
+    const said = DELIVERY_STATUS_LABEL[t.deliveryStatus ?? "waiting"] ?? t.deliveryStatus;
+    return { status: "ok", message: t.trackingCode ? `Entrega: ${said}, rastreio ${t.trackingCode}.` : `Entrega: ${said}.` };
   });
 }
 

@@ -10,13 +10,15 @@ import { displayStatus, formatBRL, formatDateTime, METHOD_LABEL, TX_STATUS_LABEL
 import { TransactionSummary } from "@/components/dashboard/transaction/TransactionSummary";
 import { CustomerCard } from "@/components/dashboard/transaction/CustomerCard";
 import { ItemsCard } from "@/components/dashboard/transaction/ItemsCard";
+import { DeliveryCard } from "@/components/dashboard/transaction/DeliveryCard";
+import { hasDelivery } from "@/lib/domain/delivery";
 import { PaymentCard } from "@/components/dashboard/transaction/PaymentCard";
 import { WebhookDeliveries } from "@/components/dashboard/webhooks/WebhookDeliveries";
 import { RefundCard } from "@/components/dashboard/transaction/RefundCard";
 import { SandboxCard } from "@/components/dashboard/transaction/SandboxCard";
 import { TimelineCard } from "@/components/dashboard/transaction/TimelineCard";
 import { LinkPaidNotice } from "@/components/dashboard/transaction/LinkPaidNotice";
-import { redeliverAction, refundAction, sandboxMoveAction, skipAction } from "./actions";
+import { deliveryAction, redeliverAction, refundAction, sandboxMoveAction, skipAction } from "./actions";
 import ui from "@/components/dashboard/ui.module.css";
 
 export const metadata: Metadata = { title: "Transação" };
@@ -86,6 +88,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         <div className={ui.grid}>
           <CustomerCard t={t} />
           <ItemsCard t={t} />
+          {hasDelivery(t) && <DeliveryCard t={t} action={deliveryAction} />}
           <PaymentCard t={t} expired={detail.expired} payable={!detail.expired && linkPaidBy === null} />
           <WebhookDeliveries
             subject={{ kind: "transaction", id: t.id }}
