@@ -37,6 +37,9 @@ test("a paid sale with goods: the address, the freight, and the delivery set fro
   await card.getByRole("button", { name: "Salvar entrega" }).click();
   await expect(card.getByRole("status").filter({ hasText: "Entrega: Em trânsito, rastreio BR123456789BR." })).toBeVisible();
   await expect(card.getByTestId("delivery-status")).toHaveText("Em trânsito");
+  // The form shows what was saved: the status chosen, the code as stored (trimmed).
+  await expect(card.getByLabel("Status da entrega")).toHaveValue("in_transit");
+  await expect(card.getByLabel("Código de rastreio")).toHaveValue("BR123456789BR");
   const read = await request.get(`/api/v1/transactions/${t.id}`, { headers: { authorization: basicAuth(m) } });
   expect((await read.json()).data.shipping).toMatchObject({ deliveryStatus: "in_transit", trackingCode: "BR123456789BR", address: { city: "São Paulo" } });
   await shotFromTop(page, "tx-delivery-desktop");
