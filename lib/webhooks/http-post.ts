@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
+import { pinnedLookup, type PinnedAddress } from "./ssrf";
 
 /** What one HTTP attempt gave, as written to webhook_attempts. */
 export type PostResult = {
@@ -22,14 +22,6 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" }),
 };
 
-/** A lookup that answers only the address the SSRF check approved (DNS rebinding cannot swap it). */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (options?.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
-  }) as unknown as LookupFunction;
-}
-
 function errorText(e: unknown): string {
   if (e instanceof Error) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -47,7 +39,7 @@ export function postJson(
   url: URL,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs: number; pinned: { address: string; family: 4 | 6 } | null },
+  opts: { timeoutMs: number; pinned: PinnedAddress | null },
 ): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -69,7 +61,7 @@ export function postJson(
         "user-agent": "Arara-Webhooks/1.0",
         ...headers,
       },
-      ...(opts.pinned ? { lookup: pinnedLookup(opts.pinned.address, opts.pinned.family) } : {}),
+      ...(opts.pinned ? { lookup: pinnedLookup(opts.pinned) } : {}),
     });
     const timer = setTimeout(() => {
       const err = new Error(`timeout: no complete response within ${opts.timeoutMs} ms`);

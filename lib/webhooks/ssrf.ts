@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 import { getEnv } from "@/lib/env";
 import { ServiceError } from "@/lib/core/errors";
 
@@ -8,8 +8,10 @@ import { ServiceError } from "@/lib/core/errors";
  * so without this a URL could reach the cloud metadata service (169.254.169.254), the database or
  * anything else on our private network. Checked at creation (a readable 400) and again at every
  * delivery (DNS can change after creation), where the connection is pinned to the address that was
- * checked so a second, rebinding answer cannot redirect it. WEBHOOK_ALLOW_PRIVATE_URLS (default on
- * outside production) turns the address checks off for local development and tests.
+ * checked so a second, rebinding answer cannot redirect it. The same check guards every connection to
+ * a merchant's PSP (lib/processors/api-pix/transport.ts), whose URLs the merchant chooses too.
+ * WEBHOOK_ALLOW_PRIVATE_URLS (default on outside production) turns the address checks off for local
+ * development and tests.
  */
 
 const BLOCKED = new BlockList();
@@ -207,10 +209,40 @@ export function postbackCheckOf(ctx: { postbackUrlChecked?: string }, body: unkn
   return typeof url === "string" && url.trim() !== "" ? () => checkPostbackUrl(ctx, url) : null;
 }
 
+/** The checked address a connection is pinned to. */
+export type PinnedAddress = { address: string; family: 4 | 6 };
+
 /** The address a delivery must connect to, or why it must not be made. */
 export type DeliveryTarget =
-  | { ok: true; url: URL; pinned: { address: string; family: 4 | 6 } | null }
+  | { ok: true; url: URL; pinned: PinnedAddress | null }
   | { ok: false; error: string };
+
+/**
+ * The connection check of an outgoing call to a URL a merchant chose (postback delivery, the PSP's
+ * API Pix): the URL's host resolved now, refused (`refused`) when it is a local name or any of its
+ * addresses is forbidden, or failed when it does not resolve. `pinned` is the checked address to
+ * connect to, or null when private URLs are allowed and the ordinary lookup may be used.
+ */
+export type HostCheck = { ok: true; pinned: PinnedAddress | null } | { ok: false; refused: boolean; error: string };
+
+export async function checkUrlHost(url: URL, resolver: Resolver = systemResolver): Promise<HostCheck> {
+  if (getEnv().webhookAllowPrivateUrls) return { ok: true, pinned: null };
+  const host = hostOf(url);
+  if (!isIP(host) && isLocalName(host)) return { ok: false, refused: true, error: `refused: ${host} is a local host name` };
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = await resolveAll(host, resolver);
+  } catch (e) {
+    return { ok: false, refused: false, error: `DNS lookup failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (!addresses.length) return { ok: false, refused: false, error: `DNS lookup of ${host} returned no address` };
+  for (const { address } of addresses) {
+    const reason = forbiddenAddressReason(address);
+    if (reason) return { ok: false, refused: true, error: `refused: ${host} resolves to ${address}, ${reason}` };
+  }
+  const first = addresses[0];
+  return { ok: true, pinned: { address: first.address, family: first.family === 6 ? 6 : 4 } };
+}
 
 /**
  * Delivery-time check: resolves the host now and refuses if any of its addresses is forbidden.
@@ -220,21 +252,17 @@ export type DeliveryTarget =
 export async function resolveDeliveryTarget(raw: string, resolver: Resolver = systemResolver): Promise<DeliveryTarget> {
   const parsed = parsePostbackUrl(raw);
   if ("problem" in parsed) return { ok: false, error: `refused: the URL ${parsed.problem}` };
-  const { url } = parsed;
-  if (getEnv().webhookAllowPrivateUrls) return { ok: true, url, pinned: null };
-  const host = hostOf(url);
-  if (!isIP(host) && isLocalName(host)) return { ok: false, error: `refused: ${host} is a local host name` };
-  let addresses: { address: string; family: number }[];
-  try {
-    addresses = await resolveAll(host, resolver);
-  } catch (e) {
-    return { ok: false, error: `DNS lookup failed: ${e instanceof Error ? e.message : String(e)}` };
-  }
-  if (!addresses.length) return { ok: false, error: `DNS lookup of ${host} returned no address` };
-  for (const { address } of addresses) {
-    const reason = forbiddenAddressReason(address);
-    if (reason) return { ok: false, error: `refused: ${host} resolves to ${address}, ${reason}` };
-  }
-  const first = addresses[0];
-  return { ok: true, url, pinned: { address: first.address, family: first.family === 6 ? 6 : 4 } };
+  const check = await checkUrlHost(parsed.url, resolver);
+  return check.ok ? { ok: true, url: parsed.url, pinned: check.pinned } : { ok: false, error: check.error };
+}
+
+/**
+ * A connection's `lookup` that answers only the address the check approved, whatever name it is
+ * asked: DNS rebinding (a second answer, at connect time) cannot swap it.
+ */
+export function pinnedLookup({ address, family }: PinnedAddress): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    if (options?.all) cb(null, [{ address, family }]);
+    else cb(null, address, family);
+  }) as unknown as LookupFunction;
 }

@@ -24,6 +24,11 @@ export const API_PIX_ERROR_CODES = [
   "access_denied",
   /** DNS found no such host, or nothing listens there. */
   "host_unreachable",
+  /**
+   * The PSP's host is a local name or resolves to a private, loopback, link-local or reserved address
+   * (refused before connecting, unless WEBHOOK_ALLOW_PRIVATE_URLS).
+   */
+  "address_not_allowed",
   /** The PSP's server certificate is not trusted (unknown CA, self-signed, expired). */
   "server_certificate_untrusted",
   /** The PSP's server certificate is for another host name. */
@@ -46,7 +51,8 @@ export const API_PIX_ERROR_CODES = [
 export type ApiPixErrorCode = (typeof API_PIX_ERROR_CODES)[number];
 
 /** Failures that may pass by themselves: worth trying again later (reconciliation does). */
-const RETRYABLE: ReadonlySet<ApiPixErrorCode> = new Set(["timeout", "psp_unavailable", "host_unreachable", "network_error"]);
+// address_not_allowed too: nothing was sent, and the PSP's DNS may be put right.
+const RETRYABLE: ReadonlySet<ApiPixErrorCode> = new Set(["timeout", "psp_unavailable", "host_unreachable", "address_not_allowed", "network_error"]);
 
 export type ApiPixErrorInit = {
   code: ApiPixErrorCode;
@@ -241,6 +247,9 @@ export const MESSAGES = {
     detail === "dns"
       ? `O endereço do PSP (${host}) não foi encontrado (DNS). Confira a URL.`
       : `Não foi possível conectar ao PSP em ${host}: a conexão foi recusada ou o endereço está inacessível. Confira a URL e a porta.`,
+  addressNotAllowed: (host: string) =>
+    `O endereço do PSP (${host}) não é permitido: aponta para uma rede privada ou local (loopback, rede interna, link-local), ` +
+    "e o Arara não se conecta a esses endereços. Confira a URL: a API de um PSP tem um endereço público.",
   serverCertificateUntrusted: (host: string, detail: string) =>
     detail === "expired"
       ? `O certificado do servidor do PSP (${host}) está expirado ou ainda não é válido.`

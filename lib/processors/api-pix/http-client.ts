@@ -57,7 +57,7 @@ export class PspHttpClient extends OAuthSession {
         // "body" client auth (a certificate-bound client id, as Sicoob's): the id goes on every call too.
         if (this.clientAuth === "body") headers.client_id = this.clientId;
         if (body !== undefined) headers["content-type"] = "application/json";
-        const res = await send(this.agent, { method: op.method, url, headers, body, timeoutMs: this.timeoutMs, operation, host: this.host });
+        const res = await send(this.agent, { method: op.method, url, headers, body, timeoutMs: this.timeoutMs, operation, host: this.host, resolver: this.resolver });
         this.log.debug({ operation, status: res.status, ms: this.now() - started }, "api-pix call");
         if (res.status === 401 && attempt === 1) {
           this.log.warn({ operation }, "api-pix token refused (401): retrying once with a new token");

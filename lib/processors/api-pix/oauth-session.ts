@@ -7,6 +7,7 @@
 import type https from "node:https";
 import type { z } from "zod";
 import { getLogger } from "@/lib/logger";
+import type { Resolver } from "@/lib/webhooks/ssrf";
 import { ApiPixError, MESSAGES, redact } from "./errors";
 import { oauthErrorSchema, tokenResponseSchema } from "./schemas";
 import { createMtlsAgent, send, type ClientCertificate, type RawResponse } from "./transport";
@@ -46,6 +47,8 @@ export type ApiPixClientConfig = {
   logger?: ApiPixLogger;
   /** Clock for the token's expiry (ms since the epoch). */
   now?: () => number;
+  /** Tests: the DNS resolver of the address check every call makes (transport.ts); the system's by default. */
+  resolver?: Resolver;
 };
 
 export type ClientAuth = "basic" | "body";
@@ -95,6 +98,7 @@ export class OAuthSession {
   protected readonly host: string;
   protected readonly agent: https.Agent;
   protected readonly timeoutMs: number;
+  protected readonly resolver?: Resolver;
   protected readonly now: () => number;
   protected readonly log: ApiPixLogger;
   /** The Authorization header's value of a "basic" token request; null with "body" auth. */
@@ -119,6 +123,7 @@ export class OAuthSession {
     if (!config.clientId) throw configError("Informe o client id.");
     if (this.clientAuth === "basic" && !config.clientSecret) throw configError("Informe o client secret (ou escolha a autenticação no corpo, sem secret).");
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.resolver = config.resolver;
     this.now = config.now ?? Date.now;
     this.log = config.logger ?? getLogger().child({ component: "api-pix" });
     this.scope = (config.scope ?? DEFAULT_API_PIX_SCOPE).trim();
@@ -176,6 +181,7 @@ export class OAuthSession {
         timeoutMs: this.timeoutMs,
         operation,
         host: this.tokenUrl.host,
+        resolver: this.resolver,
       });
     } catch (e) {
       throw this.logged(e);

@@ -2,11 +2,16 @@
  * HTTPS with mutual TLS, on Node's own TLS stack: an `https.Agent` holding the client certificate
  * (PEM pair or PKCS#12) and the PSP's CA when it has one of its own. One request at a time goes
  * through `send`, which enforces a deadline over the whole exchange (connect, handshake, response)
- * and turns every failure into an ApiPixError.
+ * and turns every failure into an ApiPixError. The merchant chooses the PSP's URLs, so every call is
+ * checked as a postback delivery is (lib/webhooks/ssrf.ts): the host is resolved before the call and
+ * refused when it is a private, loopback or link-local address (unless WEBHOOK_ALLOW_PRIVATE_URLS),
+ * and a new connection goes to the address that was checked (a rebinding answer cannot swap it).
  */
 import https from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
+import type { LookupFunction } from "node:net";
 import tls from "node:tls";
+import { checkUrlHost, pinnedLookup, type Resolver } from "@/lib/webhooks/ssrf";
 import { ApiPixError, classifyConnectionError, MESSAGES } from "./errors";
 
 export type ClientCertificate =
@@ -67,6 +72,8 @@ export type SendInput = {
   /** For errors: "PUT /cob/{txid}". */
   operation: string;
   host: string;
+  /** Tests: the DNS resolver of the address check (the system's by default). */
+  resolver?: Resolver;
 };
 
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -75,7 +82,7 @@ class Deadline extends Error {}
 
 type Attempt = { ok: true; response: RawResponse } | { ok: false; error: ApiPixError; staleSocket: boolean };
 
-function sendOnce(agent: https.Agent, input: SendInput): Promise<Attempt> {
+function sendOnce(agent: https.Agent, input: SendInput, lookup: LookupFunction | undefined): Promise<Attempt> {
   return new Promise((resolve) => {
     const phase = { secureConnected: false, gotResponse: false, presentedClientCertificate: true };
     let reused = false;
@@ -93,7 +100,7 @@ function sendOnce(agent: https.Agent, input: SendInput): Promise<Attempt> {
     if (input.body !== undefined) headers["content-length"] = String(Buffer.byteLength(input.body));
 
     try {
-      req = https.request(input.url, { method: input.method, headers, agent }, onResponse);
+      req = https.request(input.url, { method: input.method, headers, agent, ...(lookup ? { lookup } : {}) }, onResponse);
     } catch (e) {
       // Invalid request options (a header with a control character...): nothing was sent.
       const causeCode = typeof (e as NodeJS.ErrnoException)?.code === "string" ? (e as NodeJS.ErrnoException).code : undefined;
@@ -194,8 +201,19 @@ function sendOnce(agent: https.Agent, input: SendInput): Promise<Attempt> {
 
 /** One HTTP exchange; connection failures come back as ApiPixError (HTTP statuses are the caller's). */
 export async function send(agent: https.Agent, input: SendInput): Promise<RawResponse> {
-  let attempt = await sendOnce(agent, input);
-  if (!attempt.ok && attempt.staleSocket) attempt = await sendOnce(agent, input);
+  const target = await checkUrlHost(input.url, input.resolver);
+  if (!target.ok) {
+    // A refused address gets one message whatever listens there: no connection is attempted, so
+    // "Testar conexão" cannot tell an open port of the private network from a closed one.
+    throw new ApiPixError(
+      target.refused
+        ? { code: "address_not_allowed", message: MESSAGES.addressNotAllowed(input.host), operation: input.operation, host: input.host }
+        : { code: "host_unreachable", message: MESSAGES.hostUnreachable(input.host, "dns"), operation: input.operation, host: input.host, causeCode: "ENOTFOUND" },
+    );
+  }
+  const lookup = target.pinned ? pinnedLookup(target.pinned) : undefined;
+  let attempt = await sendOnce(agent, input, lookup);
+  if (!attempt.ok && attempt.staleSocket) attempt = await sendOnce(agent, input, lookup);
   if (!attempt.ok) throw attempt.error;
   return attempt.response;
 }

@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { accountPspConfigs } from "@/lib/db/schema";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import { getLogger } from "@/lib/logger";
-import { assertPostbackUrlAllowed } from "@/lib/webhooks/ssrf";
+import { checkUrlHost } from "@/lib/webhooks/ssrf";
 import type { ServiceContext } from "@/lib/services/context";
 import { ServiceError, type FieldError } from "@/lib/services/errors";
 import { ApiPixClient } from "@/lib/processors/api-pix/client";
@@ -243,15 +243,19 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
     if (blocks.length === 0) errors.push({ field: "caCertificate", message: "O arquivo da CA deve conter certificados PEM." });
     else caPem = blocks.map((b) => b.pem).join("\n") + "\n";
   }
-  // The same rule as for webhook URLs: no private network addresses in production (unless allowed).
+  // The check every call to the PSP makes (transport.ts), here for a readable error: no private
+  // network addresses (unless allowed), and, unlike a webhook URL, a host that resolves now (a PSP's
+  // API always does; a name registered to be pointed somewhere later is refused).
   for (const [field, url] of [["baseUrl", baseUrl], ["tokenUrl", tokenUrl]] as const) {
     if (!url) continue;
-    try {
-      await assertPostbackUrlAllowed(url);
-    } catch (e) {
-      if (!(e instanceof ServiceError)) throw e;
-      errors.push({ field, message: `Esta URL aponta para uma rede privada ou local, que não é permitida (${e.errors?.[0]?.message ?? e.message}).` });
-    }
+    const check = await checkUrlHost(new URL(url));
+    if (check.ok) continue;
+    errors.push({
+      field,
+      message: check.refused
+        ? "Esta URL aponta para uma rede privada ou local, que não é permitida: a API de um PSP tem um endereço público."
+        : "O endereço desta URL não foi encontrado (DNS): confira a URL.",
+    });
   }
   if (errors.length) throw new ServiceError("validation_error", "Revise os campos destacados.", errors);
 
