@@ -22,7 +22,7 @@ import { clientConfigOf, closeApiPixClients, pspConfigOf } from "@/lib/processor
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { savePspSettings, testPspConnection } from "@/lib/services/psp/api-pix-settings";
 import { systemContext } from "@/lib/services/context";
-import type { Resolver } from "@/lib/webhooks/ssrf";
+import { fakeDns as dns } from "../helpers/fake-dns";
 
 const KEY = "pagamentos@loja.example";
 let pki: TestPki;
@@ -47,14 +47,6 @@ afterAll(async () => {
 function disallowPrivate() {
   (getEnv() as { webhookAllowPrivateUrls: boolean }).webhookAllowPrivateUrls = false;
 }
-
-const dns =
-  (table: Record<string, string[]>): Resolver =>
-  async (host) => {
-    const found = table[host];
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
-    return found.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-  };
 
 async function configuredAccount(name: string) {
   const acc = await createTestAccount(name);

@@ -20,7 +20,8 @@ import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { executeTransaction } from "@/lib/executor/execute";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { postJson } from "@/lib/webhooks/http-post";
-import { assertPostbackUrlAllowed, forbiddenAddressReason, resolveDeliveryTarget, type Resolver } from "@/lib/webhooks/ssrf";
+import { assertPostbackUrlAllowed, forbiddenAddressReason, resolveDeliveryTarget } from "@/lib/webhooks/ssrf";
+import { fakeDns as dns } from "../helpers/fake-dns";
 
 let acct: CreatedAccount;
 let r: Receiver;
@@ -33,14 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await r.close();
 });
-
-const dns =
-  (table: Record<string, string[]>): Resolver =>
-  async (host) => {
-    const found = table[host];
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
-    return found.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-  };
 
 describe("address classification", () => {
   it.each([
