@@ -332,6 +332,7 @@ describe("any other transaction reads as before", () => {
     "customer",
     "shipping",
     "traceable",
+    "fee",
     "paidAt",
     "createdAt",
   ];
