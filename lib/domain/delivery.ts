@@ -23,7 +23,8 @@ export const DELIVERY_STATUS_LABEL: Record<string, string> = {
   delivered: "Entregue",
 };
 
-type Address = {
+/** A delivery address as a charge was sent with it (every part optional). */
+export type ShippingAddress = {
   street?: string | null;
   streetNumber?: string | null;
   complement?: string | null;
@@ -39,7 +40,7 @@ type Address = {
  * Apto 2", "Centro", "São Paulo/SP", "CEP 01310-100" (and the country when not Brazil). Parts not
  * given are left out; no line at all when none was.
  */
-export function addressLines(a: Address | null | undefined): string[] {
+export function addressLines(a: ShippingAddress | null | undefined): string[] {
   if (!a) return [];
   const street = [a.street, a.streetNumber].filter(Boolean).join(", ");
   const first = [street, a.complement].filter(Boolean).join(" — ");

@@ -3,6 +3,7 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp
 import { COLUMN_VALUES, oneOf } from "./enum-checks";
 import { companies } from "./accounts";
 import type { InstallmentPlan } from "@/lib/domain/installments";
+import type { ShippingAddress } from "@/lib/domain/delivery";
 
 export type CustomerRecord = {
   name: string;
@@ -12,19 +13,7 @@ export type CustomerRecord = {
   document: { type: "cpf" | "cnpj"; number: string };
 };
 export type ItemRecord = { title: string; unitPrice: number; quantity: number; tangible: boolean; externalRef?: string | null };
-export type ShippingRecord = {
-  fee: number | null;
-  address: {
-    street?: string | null;
-    streetNumber?: string | null;
-    complement?: string | null;
-    zipCode?: string | null;
-    neighborhood?: string | null;
-    city?: string | null;
-    state?: string | null;
-    country?: string | null;
-  } | null;
-};
+export type ShippingRecord = { fee: number | null; address: ShippingAddress | null };
 
 /**
  * No planner statistics are gathered for the wide columns nothing filters, joins or sorts by: customer,
