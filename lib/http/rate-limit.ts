@@ -142,18 +142,6 @@ export async function takeToken(key: string): Promise<number | null> {
   ]);
 }
 
-/**
- * Immediate re-reads at the PSP that the API Pix webhook route makes per PSP configuration (one
- * `GET /pix/{e2eid}`, and the charge's `GET /cob/{txid}`, per notified item): past them, items are
- * only marked due for the reconciliation (docs/psp-api-pix.md).
- */
-export const PSP_WEBHOOK_READS: Limit = { name: "psp-webhook-reads", points: 60, windowSeconds: 60 };
-
-/** Takes one re-read of this PSP configuration's budget; false when the window's are spent. */
-export async function takePspWebhookRead(configId: number): Promise<boolean> {
-  return (await consume([{ limit: PSP_WEBHOOK_READS, key: String(configId) }])) === null;
-}
-
 /** For tests: forget all counters. */
 export async function resetRateLimits(): Promise<void> {
   await getDb().execute(sql`delete from rate_limit_counters`);

@@ -2,24 +2,18 @@
  * What a merchant's PSP settings cannot be turned into, against the local PSP (real mutual TLS):
  * the PSP's URLs are checked at every call, not only when saved, so a name pointed later at a private
  * address (or rebinding) reaches nothing, and "Testar conexão" gives one message whatever listens
- * there (no port-scan oracle); and the PSP's webhook, whose token may leak, cannot spend the
- * merchant's rate limit at the PSP: its immediate re-reads are limited per configuration in the
- * database, and past the limit a notification is only left to the reconciliation, never lost.
+ * there (no port-scan oracle).
  */
 import net from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../helpers/app";
 import { createTestAccount } from "../helpers/accounts";
-import { pixBody } from "../helpers/flows";
 import { localPspSettings, makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
 import { getDb } from "@/lib/db/client";
-import { accountPspConfigs, companies, pspCharges, transactions } from "@/lib/db/schema";
+import { accountPspConfigs, companies } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
-import { PSP_WEBHOOK_READS, takePspWebhookRead } from "@/lib/http/rate-limit";
 import { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { clientConfigOf, closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
-import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { savePspSettings, testPspConnection } from "@/lib/services/psp/api-pix-settings";
 import { systemContext } from "@/lib/services/context";
 import { fakeDns as dns } from "../helpers/fake-dns";
@@ -127,53 +121,5 @@ describe("the PSP's address, checked at every call", () => {
     expect(byField.baseUrl).toMatch(/não foi encontrado \(DNS\)/);
     expect(byField.tokenUrl).toMatch(/rede privada ou local/);
     expect(await pspConfigOf(acc.companyId)).toBeNull();
-  });
-});
-
-describe("the PSP's webhook: immediate re-reads limited per configuration", () => {
-  async function pendingCharge(secretKey: string) {
-    const r = await call("POST", "/api/v1/transactions", { auth: secretKey, body: pixBody() });
-    expect(r.status, r.text).toBe(201);
-    const [pc] = await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, r.body.data.id));
-    return { id: r.body.data.id as number, txid: pc.txid };
-  }
-  const statusOf = async (id: number) => (await getDb().select().from(transactions).where(eq(transactions.id, id)))[0].status;
-  const apiCalls = () => psp.requests.filter((r) => r.kind !== "token").length;
-
-  it("past the limit a notification makes no PSP call and answers 200; the reconciliation books its charge", async () => {
-    const acc = await configuredAccount("Loja Token Vazado");
-    const post = (body: unknown) => call("POST", `/api/v1/psp/api-pix/${acc.config.webhookToken}/pix`, { body });
-
-    // Within the limit: read back at once (and counted).
-    const first = await pendingCharge(acc.secretKey);
-    const paidFirst = await psp.pay(first.txid, { notify: "drop" });
-    expect((await post({ pix: [paidFirst] })).status).toBe(200);
-    expect(await statusOf(first.id)).toBe("paid");
-
-    // Someone with the leaked token spends the rest of the minute's re-reads.
-    for (let i = 1; i < PSP_WEBHOOK_READS.points; i++) expect(await takePspWebhookRead(acc.config.id)).toBe(true);
-
-    const charge = await pendingCharge(acc.secretKey);
-    const paid = await psp.pay(charge.txid, { notify: "drop" });
-    const before = apiCalls();
-    const r = await post({ pix: [paid, { endToEndId: "E12345678202601011200abcdefghijk" }] });
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.data.received).toBe(2);
-    expect(apiCalls()).toBe(before);
-    expect(await statusOf(charge.id)).toBe("pending");
-    const [due] = await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, charge.id));
-    expect(due.nextCheckAt.getTime()).toBeLessThanOrEqual(Date.now());
-
-    // The reconciliation job does the reading: the charge is paid, nothing was lost.
-    await reconcileApiPix({ now: new Date() });
-    expect(await statusOf(charge.id)).toBe("paid");
-    expect(apiCalls()).toBeGreaterThan(before);
-
-    // The count is per PSP configuration: another account's notifications are still read at once.
-    const other = await configuredAccount("Loja Vizinha");
-    const c2 = await pendingCharge(other.secretKey);
-    const p2 = await psp.pay(c2.txid, { notify: "drop" });
-    expect((await call("POST", `/api/v1/psp/api-pix/${other.config.webhookToken}/pix`, { body: { pix: [p2] } })).status).toBe(200);
-    expect(await statusOf(c2.id)).toBe("paid");
   });
 });

@@ -14,11 +14,6 @@
  * still pending) and the open refunds of its e2eid are marked due ahead of everything else (NOTIFIED_DUE),
  * and the reconciliation (api-pix-reconcile.ts) does the PSP calls on its next tick. Marking due
  * decides nothing.
- *
- * Each immediate re-read also takes one from the configuration's budget (`takeRead`: the route's
- * limit, kept in the database): a leaked token cannot spend the merchant's rate limit at the PSP.
- * Past it the notification is still answered 200 and its items are only marked due, so nothing a
- * real PSP reports is lost, only confirmed on the reconciliation's next tick.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
@@ -63,16 +58,7 @@ export function notificationItems(body: unknown): Item[] {
 
 export type WebhookOutcome = { found: false } | { found: true; ids: number; checked: number; failed: number; deferred: number };
 
-export type WebhookOptions = {
-  /**
-   * Takes one immediate re-read from the configuration's budget; false when it is spent (the item is
-   * then only marked due). The route passes the limit kept in the database (lib/http/rate-limit.ts,
-   * takePspWebhookRead); without one every item within SYNC_ITEMS is re-read.
-   */
-  takeRead?: (configId: number) => Promise<boolean>;
-};
-
-export async function handleApiPixWebhook(token: string, body: unknown, now: Date = new Date(), opts: WebhookOptions = {}): Promise<WebhookOutcome> {
+export async function handleApiPixWebhook(token: string, body: unknown, now: Date = new Date()): Promise<WebhookOutcome> {
   const config = await pspConfigByWebhookToken(token);
   if (!config) return { found: false };
   const log = getLogger().child({ component: "api-pix-webhook", account: config.companyId });
@@ -83,10 +69,8 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
   let checked = 0;
   let failed = 0;
   const deferred: Item[] = [];
-  let outOfReads = false;
   for (const [i, { e2eid }] of items.entries()) {
-    if (!outOfReads && opts.takeRead && i < SYNC_ITEMS) outOfReads = !(await opts.takeRead(config.id));
-    if (outOfReads || i >= SYNC_ITEMS || Date.now() - started > SYNC_BUDGET_MS) {
+    if (i >= SYNC_ITEMS || Date.now() - started > SYNC_BUDGET_MS) {
       deferred.push(items[i]);
       continue;
     }

@@ -2,7 +2,6 @@ import { parseJsonText, readBodyText } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { ServiceError } from "@/lib/services/errors";
 import { withPublic } from "@/lib/http/handler";
-import { takePspWebhookRead } from "@/lib/http/rate-limit";
 import { handleApiPixWebhook } from "@/lib/services/psp/api-pix-webhook";
 
 /**
@@ -10,19 +9,17 @@ import { handleApiPixWebhook } from "@/lib/services/psp/api-pix-webhook";
  * call): `{ pix: [...] }`, or a bare array (as Inter posts), up to 1000 items, a malformed item
  * skipped (lib/services/psp/api-pix-webhook.ts). Wake-only: the body is read for end-to-end ids, which
  * are re-read from the PSP (the first 10 before answering, the rest by the reconciliation); nothing
- * in it is trusted. Those re-reads are limited per PSP configuration (PSP_WEBHOOK_READS, counted in
- * the database): past the limit the request is still a 200 and its items wait for the
- * reconciliation. A body that is not a notification is answered 200 with `received: 0`. An unknown
- * token is a 404. Mutual TLS with the PSP is terminated by the reverse proxy in front of the app
- * (docs/psp-api-pix.md). The body is read as every request body is (lib/http/body.ts): over 1 MB a
- * 413, bytes that are not UTF-8 or JSON that is malformed or nested too deep a 400, each in the one
- * error body.
+ * in it is trusted. A body that is not a notification is answered 200 with `received: 0`. An
+ * unknown token is a 404. Mutual TLS with the PSP is
+ * terminated by the reverse proxy in front of the app (docs/psp-api-pix.md). The body is read as
+ * every request body is (lib/http/body.ts): over 1 MB a 413, bytes that are not UTF-8 or JSON that is
+ * malformed or nested too deep a 400, each in the one error body.
  */
 export const pspWebhook = withPublic(async (req, ctx) => {
   const token = String(ctx.params.token ?? "");
   const text = await readBodyText(req);
   const body = text.trim() === "" ? undefined : parseJsonText(text);
-  const outcome = await handleApiPixWebhook(token, body, ctx.now, { takeRead: takePspWebhookRead });
+  const outcome = await handleApiPixWebhook(token, body, ctx.now);
   if (!outcome.found) throw new ServiceError("not_found", "No such webhook.");
   return ok({ received: outcome.ids });
 });
