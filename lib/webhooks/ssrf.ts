@@ -209,8 +209,12 @@ export function postbackCheckOf(ctx: { postbackUrlChecked?: string }, body: unkn
   return typeof url === "string" && url.trim() !== "" ? () => checkPostbackUrl(ctx, url) : null;
 }
 
-/** The checked address a connection is pinned to. */
-export type PinnedAddress = { address: string; family: 4 | 6 };
+/**
+ * The checked address a connection is pinned to (`address`, `family`: the first), and every address
+ * the check approved (`all`), which a connection that tries each in turn (Node's family autoselection,
+ * a server with several front ends one of which is down) may use.
+ */
+export type PinnedAddress = { address: string; family: 4 | 6; all?: { address: string; family: 4 | 6 }[] };
 
 /** The address a delivery must connect to, or why it must not be made. */
 export type DeliveryTarget =
@@ -240,8 +244,8 @@ export async function checkUrlHost(url: URL, resolver: Resolver = systemResolver
     const reason = forbiddenAddressReason(address);
     if (reason) return { ok: false, refused: true, error: `refused: ${host} resolves to ${address}, ${reason}` };
   }
-  const first = addresses[0];
-  return { ok: true, pinned: { address: first.address, family: first.family === 6 ? 6 : 4 } };
+  const checked = addresses.map((a) => ({ address: a.address, family: a.family === 6 ? (6 as const) : (4 as const) }));
+  return { ok: true, pinned: { ...checked[0], all: checked } };
 }
 
 /**
@@ -260,9 +264,9 @@ export async function resolveDeliveryTarget(raw: string, resolver: Resolver = sy
  * A connection's `lookup` that answers only the address the check approved, whatever name it is
  * asked: DNS rebinding (a second answer, at connect time) cannot swap it.
  */
-export function pinnedLookup({ address, family }: PinnedAddress): LookupFunction {
+export function pinnedLookup({ address, family, all }: PinnedAddress): LookupFunction {
   return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (options?.all) cb(null, [{ address, family }]);
+    if (options?.all) cb(null, all?.length ? all : [{ address, family }]);
     else cb(null, address, family);
   }) as unknown as LookupFunction;
 }
