@@ -8,7 +8,8 @@
  * - removed once, followed no more (`psp_charge_removed`), nothing booked; a plain API charge is left alone;
  * - paid at the PSP before the removal (the PSP refuses it: not ATIVA): the money is booked as any Pix
  *   for a link already paid (paid, flagged as the duplicate, its devolução asked), never lost;
- * - a PSP failing the PATCH (503): the charge stays as it was and the next look removes it.
+ * - a PSP failing the PATCH (503): the charge is read as usual, and the next look removes it;
+ * - a PSP refusing the PATCH otherwise (a 422) while the payer had paid: the read books the money at once.
  */
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -103,18 +104,29 @@ describe("a payment link's PIX charge the link no longer takes", () => {
     expect(await causesOf(second)).not.toContain("psp_charge_removed");
   });
 
-  it("a PSP failing the removal (503): nothing changes, and the next look removes it", async () => {
+  it("a PSP failing the removal (503): the charge is read as usual, and the next look removes it", async () => {
     const { second, txid } = await linkPaidByItsFirstPix("Loja link PSP fora");
     local.psp.failNext(1, 503, "api");
     const r = await reconcileApiPix({ now: later() });
-    expect(r.errors).toBe(1);
+    expect(r.errors).toBe(0);
     expect(local.psp.requests.filter((q) => q.method === "PATCH" && q.path.endsWith(`/cob/${txid}`)).map((q) => q.status)).toEqual([503]);
+    // Read all the same (GET /cob after the failed PATCH): still ATIVA, still pending.
+    expect(local.psp.requests.filter((q) => q.method === "GET" && q.path.endsWith(`/cob/${txid}`)).length).toBeGreaterThanOrEqual(1);
     expect(local.psp.cobs.get(txid)!.status).toBe("ATIVA");
     expect((await chargeOf(second)).status).toBe("pending");
 
-    await reconcileApiPix({ now: later(61) }); // after the failed read's back-off (at most 60 minutes)
+    await reconcileApiPix({ now: later(61) });
     expect(local.psp.cobs.get(txid)!.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR");
     expect((await chargeOf(second)).status).toBe("expired");
     expect(patchesOf(txid).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a PSP refusing the removal otherwise (422) after the payer paid: the same look reads the charge and books the money", async () => {
+    const { first, second, txid } = await linkPaidByItsFirstPix("Loja link PSP 422");
+    const pix = await local.psp.pay(txid, { notify: "drop" });
+    local.psp.failNext(1, 422, "api");
+    await reconcileApiPix({ now: later() });
+    expect(local.psp.requests.filter((q) => q.method === "PATCH" && q.path.endsWith(`/cob/${txid}`)).map((q) => q.status)).toEqual([422]);
+    expect(await txRow(second)).toMatchObject({ status: "paid", duplicateOfId: first, pixEnd2end: pix.endToEndId });
   });
 });

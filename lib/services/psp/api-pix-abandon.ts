@@ -16,8 +16,9 @@
  * not know; 409 from some): the read says why. REMOVIDA_PELO_USUARIO_RECEBEDOR: the charge stops
  * being followed (`psp_charge_removed`). CONCLUIDA (the payer paid before the removal): the money
  * arrived, and it is booked as any Pix for a link already paid (paid, flagged as the duplicate, its
- * devolução asked of the PSP). A PSP that fails otherwise (5xx, time-out) leaves the charge to the
- * reconciliation's retry, which asks again: removing is idempotent.
+ * devolução asked of the PSP). A PSP that fails otherwise (5xx, a 422, no PATCH, a time-out) is
+ * logged; the charge is read all the same and the removal asked again at its next look: removing is
+ * idempotent.
  */
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -55,8 +56,9 @@ const NOT_REMOVABLE = new Set([400, 404, 409]);
 
 /**
  * Asks the PSP to remove the charge. Returns what the PSP said: "removed", or "not_active" (refused
- * as not ATIVA, or unknown: read the charge to know whether it was paid). Any other failure throws
- * (the reconciliation's retry).
+ * as not ATIVA, or unknown: read the charge to know whether it was paid). Any other failure is logged
+ * and thrown; the reconciliation reads the charge all the same (a PSP refusing the removal, or with no
+ * PATCH at all, must never keep a payment from being booked) and asks again at its next look.
  */
 export async function removeAbandonedCob(client: ApiPixClient, charge: Pick<PspChargeRow, "txid" | "companyId" | "transactionId">): Promise<"removed" | "not_active"> {
   const fields = { component: "api-pix", account: charge.companyId, transaction: charge.transactionId };
@@ -69,6 +71,10 @@ export async function removeAbandonedCob(client: ApiPixClient, charge: Pick<PspC
       getLogger().info({ ...fields, httpStatus: e.httpStatus }, "api-pix: a charge to remove is no longer ATIVA at the PSP: read to know why");
       return "not_active";
     }
+    getLogger().warn(
+      { ...fields, httpStatus: e instanceof ApiPixError ? e.httpStatus : undefined, code: e instanceof ApiPixError ? e.code : undefined },
+      "api-pix: the PSP did not remove a charge of a payment link paid by another charge: read as usual, asked again at its next look",
+    );
     throw e;
   }
 }

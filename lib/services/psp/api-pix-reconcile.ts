@@ -146,7 +146,9 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
     try {
       if (!config) throw new Error("no usable PSP configuration");
       const client = clientFor(config);
-      if (abandoned.has(charge.transactionId)) await removeAbandonedCob(client, charge);
+      // Best effort: whatever the PSP answers to the removal (a 422, no PATCH at all, a time-out), the
+      // charge is read as usual, so money that arrived is booked; the removal is asked again next time.
+      if (abandoned.has(charge.transactionId)) await removeAbandonedCob(client, charge).catch(() => "failed" as const);
       await syncCharge(client, charge, now);
       result.charges++;
     } catch (e) {
