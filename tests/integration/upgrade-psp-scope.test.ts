@@ -30,7 +30,7 @@ function folderUpTo(lastTag: string): string {
 }
 
 describe("upgrading past migration 0029", () => {
-  it("keeps an existing API Pix configuration asking no scope; a new one asks the defaults", async () => {
+  it("keeps an existing API Pix configuration (in use or switched back to the sandbox) asking no scope; a new one asks the defaults", async () => {
     const client = new PGlite();
     const db = drizzle(client);
     try {
@@ -39,14 +39,17 @@ describe("upgrading past migration 0029", () => {
       await client.exec(`set session_replication_role = replica;
         insert into account_psp_configs (company_id, processor, base_url, token_url, client_id, webhook_token)
         values (1, 'api-pix', 'https://psp.example/api/v2', 'https://psp.example/oauth/token', 'id-1', 'tok-1'),
-               (2, 'sandbox', null, null, null, 'tok-2');`);
+               (2, 'sandbox', null, null, null, 'tok-2'),
+               (4, 'sandbox', 'https://psp.example/api/v2', 'https://psp.example/oauth/token', 'id-4', 'tok-4');`);
       await migrate(db, { migrationsFolder: path.join(ROOT, "drizzle") });
       const before = await client.query<{ company_id: string; scope: string | null; client_auth: string }>(
         "select company_id::text, scope, client_auth from account_psp_configs order by company_id",
       );
+      // Switched back to the sandbox with its credentials kept (its earlier charges still followed): as before too.
       expect(before.rows).toEqual([
         { company_id: "1", scope: "", client_auth: "basic" },
         { company_id: "2", scope: null, client_auth: "basic" },
+        { company_id: "4", scope: "", client_auth: "basic" },
       ]);
       await client.exec(`insert into account_psp_configs (company_id, processor, client_id, webhook_token) values (3, 'api-pix', 'id-3', 'tok-3');`);
       const after = await client.query<{ scope: string | null }>("select scope from account_psp_configs where company_id = 3");
