@@ -4,8 +4,32 @@
 // digits (Next reads it with parseInt: "1e3" would be port 1); unset or empty is 3000. A bad one exits
 // with status 1 and "arara cannot start: ...", so that a supervisor sees the failure. A port another
 // process holds (or one this user may not open) is said the same way, instead of Next's stack trace:
-// the port is opened and closed again on all interfaces, where `next start` listens.
+// the port is opened and closed again where `next start` will listen: PORT (or 3000) on every
+// interface, or what `npm start -- -p 4000 -H 127.0.0.1` gives Next (npm appends those to the start
+// script's last command, so they are read from the script's shell, on Linux; elsewhere PORT is).
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+
+/** `-p`/`--port` and `-H`/`--hostname` given to `next start` through `npm start -- ...`, if any. */
+function nextStartArgs() {
+  let script = "";
+  try {
+    script = readFileSync(`/proc/${process.ppid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return {};
+  }
+  const at = script.indexOf("next start");
+  if (at < 0) return {};
+  const words = script.slice(at + "next start".length).trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ""));
+  const out = {};
+  for (let i = 0; i < words.length; i++) {
+    const [flag, inline] = words[i].split(/=(.*)/s);
+    const value = inline ?? words[i + 1];
+    if (flag === "-p" || flag === "--port") out.port = value;
+    if (flag === "-H" || flag === "--hostname") out.host = value;
+  }
+  return out;
+}
 
 const value = process.env.PORT;
 if (value !== undefined && value !== "") {
@@ -15,11 +39,14 @@ if (value !== undefined && value !== "") {
     process.exit(1);
   }
 }
-const port = value ? Number(value) : 3000;
+const given = nextStartArgs();
+// A port given to Next that is not a plain number is left for Next to refuse.
+const port = given.port !== undefined ? (/^\d{1,5}$/.test(given.port) ? Number(given.port) : null) : value ? Number(value) : 3000;
+if (port === null) process.exit(0);
 const problem = await new Promise((resolve) => {
   const server = createServer();
   server.once("error", (err) => resolve(err));
-  server.listen({ port, exclusive: true }, () => server.close(() => resolve(null)));
+  server.listen({ port, ...(given.host ? { host: given.host } : {}), exclusive: true }, () => server.close(() => resolve(null)));
 });
 if (problem) {
   const why =
@@ -27,7 +54,9 @@ if (problem) {
       ? `port ${port} is in use by another process (another Arara or another server): stop it, or set PORT to a free port.`
       : problem.code === "EACCES"
         ? `this user may not open port ${port} (ports below 1024 need privileges): set PORT to a port from 1024 up, or put a reverse proxy in front.`
-        : `port ${port} cannot be opened (${problem.code ?? problem.message}).`;
+        : problem.code === "EADDRNOTAVAIL" || problem.code === "ENOTFOUND"
+          ? `${given.host} is not an address of this machine (npm start -- -H ${given.host}).`
+          : `port ${port} cannot be opened (${problem.code ?? problem.message}).`;
   process.stderr.write(`arara cannot start: ${why}\n`);
   process.exit(1);
 }

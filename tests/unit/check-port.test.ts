@@ -46,4 +46,27 @@ describe("npm start's PORT check", () => {
     }
     expect(check(String(port))).toEqual({ code: 0, stderr: "" });
   });
+
+  it.runIf(process.platform === "linux")("checks the port given to next start through npm start -- -p, not PORT", async () => {
+    const held: Server = createServer();
+    await new Promise<void>((resolve) => held.listen({ port: 0 }, resolve));
+    const busy = (held.address() as { port: number }).port;
+    // As npm runs the start script with the arguments appended: `sh -c "node check-port.mjs && exec ... next start -p N"`.
+    const viaNpm = (args: string) => {
+      const r = spawnSync("sh", ["-c", `"${process.execPath}" "${SCRIPT}" && exec true next start ${args}`], { env: { ...process.env, PORT: String(busy) }, encoding: "utf8", timeout: 20_000 });
+      return { code: r.status, stderr: r.stderr };
+    };
+    try {
+      expect(viaNpm(`-p ${busy}`)).toMatchObject({ code: 1, stderr: expect.stringContaining(`port ${busy} is in use`) });
+      expect(viaNpm(`--port=${busy}`).code).toBe(1);
+      // PORT names the busy port, but Next is told another: that one is checked, and it is free.
+      const probe: Server = createServer();
+      await new Promise<void>((resolve) => probe.listen({ port: 0 }, resolve));
+      const free = (probe.address() as { port: number }).port;
+      await new Promise((resolve) => probe.close(resolve));
+      expect(viaNpm(`-p ${free} -H 127.0.0.1`)).toEqual({ code: 0, stderr: "" });
+    } finally {
+      await new Promise((resolve) => held.close(resolve));
+    }
+  });
 });
