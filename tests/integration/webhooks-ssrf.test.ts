@@ -20,7 +20,7 @@ import type { CreatedAccount } from "@/lib/services/accounts/accounts";
 import { executeTransaction } from "@/lib/executor/execute";
 import { startDispatcher } from "@/lib/webhooks/dispatcher";
 import { postJson } from "@/lib/webhooks/http-post";
-import { assertPostbackUrlAllowed, forbiddenAddressReason, resolveDeliveryTarget } from "@/lib/webhooks/ssrf";
+import { assertPostbackUrlAllowed, forbiddenAddressReason, pinnedLookup, resolveDeliveryTarget } from "@/lib/webhooks/ssrf";
 import { fakeDns as dns } from "../helpers/fake-dns";
 
 let acct: CreatedAccount;
@@ -171,6 +171,16 @@ describe("at delivery", () => {
       ok: false,
       error: expect.stringMatching(/^DNS lookup failed/),
     });
+  });
+
+  it("pins every address the check approved, for a connection that tries each in turn (a front end down)", async () => {
+    const target = await resolveDeliveryTarget("https://psp.example.com.br/x", dns({ "psp.example.com.br": ["203.0.114.10", "203.0.114.11", "2606:4700::1111"] }));
+    expect(target.ok).toBe(true);
+    const pinned = (target as { pinned: Parameters<typeof pinnedLookup>[0] }).pinned;
+    const asked = (all: boolean) =>
+      new Promise<unknown[]>((resolve) => (pinnedLookup(pinned) as unknown as (h: string, o: { all: boolean }, cb: (...a: unknown[]) => void) => void)("rebind.example", { all }, (...a) => resolve(a)));
+    expect(await asked(true)).toEqual([null, [{ address: "203.0.114.10", family: 4 }, { address: "203.0.114.11", family: 4 }, { address: "2606:4700::1111", family: 6 }]]);
+    expect(await asked(false)).toEqual([null, "203.0.114.10", 4]);
   });
 
   it("connects to the pinned address, never to what DNS says at connect time", async () => {
