@@ -40,6 +40,19 @@ export const V1_ROUTES: Readonly<Record<string, readonly Method[]>> = {
   "/balance/available": ["GET"],
 };
 
+/**
+ * Under /checkout (the hosted checkout's own endpoints, which the payer's page calls): path → methods.
+ * The page itself (`/checkout/{secureId}`) is not here: Next answers pages.
+ */
+export const CHECKOUT_ROUTES: Readonly<Record<string, readonly Method[]>> = {
+  "/{secureId}/boleto.pdf": ["GET"],
+  "/{secureId}/pay": ["POST"],
+  "/{secureId}/pending": ["POST"],
+  "/{secureId}/qr.png": ["GET"],
+  "/{secureId}/simulate": ["POST"],
+  "/{secureId}/status": ["GET"],
+};
+
 function matches(pattern: string, segments: string[]): boolean {
   const parts = pattern.split("/").slice(1);
   return parts.length === segments.length && parts.every((p, i) => p.startsWith("{") || p === segments[i]);
@@ -47,14 +60,17 @@ function matches(pattern: string, segments: string[]): boolean {
 
 /**
  * The methods a request may use on its API path (HEAD with GET, OPTIONS always, as Next answers them),
- * or null when the path is not a known API route (Next's own routing then answers it).
+ * or null when the path is not a known API route (Next's own routing then answers it). The hosted
+ * checkout's endpoints count as API routes: the payer's page reads their answers as the API's.
  */
 export function allowedMethodsOf(pathname: string): string[] | null {
   const [table, rest] = pathname.startsWith("/api/v1/")
     ? [API_V1_ROUTES, pathname.slice(7)]
     : pathname.startsWith("/v1/")
       ? [V1_ROUTES, pathname.slice(3)]
-      : [null, ""];
+      : pathname.startsWith("/checkout/")
+        ? [CHECKOUT_ROUTES, pathname.slice(9)]
+        : [null, ""];
   if (!table) return null;
   const segments = rest.replace(/\/+$/, "").split("/").slice(1);
   // A literal segment wins over a parameter ("cashOut/request" before "cashOut/{id}").

@@ -5,15 +5,23 @@
  * fails here.
  */
 import { describe, expect, it } from "vitest";
-import { API_V1_ROUTES, V1_ROUTES, allowedMethodsOf } from "@/lib/http/api-routes";
-import { routeOperations } from "../helpers/routes";
+import { API_V1_ROUTES, CHECKOUT_ROUTES, V1_ROUTES, allowedMethodsOf } from "@/lib/http/api-routes";
+import { CHECKOUT_ROOT, routeOperations } from "../helpers/routes";
+
+const sorted = (t: Record<string, readonly string[]>) => Object.fromEntries(Object.entries(t).map(([p, m]) => [p, [...m].sort()]).sort());
 
 describe("the API route table of the 405 answers", () => {
   it("lists every route module under app/api/v1 with exactly the methods it exports", async () => {
     const fromApp: Record<string, string[]> = {};
     for (const op of await routeOperations()) (fromApp[op.path.slice("/api/v1".length)] ??= []).push(op.method);
-    const sorted = (t: Record<string, readonly string[]>) => Object.fromEntries(Object.entries(t).map(([p, m]) => [p, [...m].sort()]).sort());
     expect(sorted(API_V1_ROUTES)).toEqual(sorted(fromApp));
+  }, 120_000);
+
+  it("lists every route module of the hosted checkout (app/checkout) with exactly the methods it exports", async () => {
+    const fromApp: Record<string, string[]> = {};
+    for (const op of await routeOperations(CHECKOUT_ROOT, "")) (fromApp[op.path] ??= []).push(op.method);
+    expect(Object.keys(fromApp).length).toBeGreaterThan(3);
+    expect(sorted(CHECKOUT_ROUTES)).toEqual(sorted(fromApp));
   }, 120_000);
 
   it("gives /v1 the same paths but the PSP's, plus status and balance/available", () => {
@@ -32,6 +40,9 @@ describe("the API route table of the 405 answers", () => {
     expect(allowedMethodsOf("/v1/transactions/9/refund")).toEqual(["POST", "OPTIONS"]);
     expect(allowedMethodsOf("/v1/psp/api-pix/abc")).toBeNull();
     expect(allowedMethodsOf("/api/v1/nope")).toBeNull();
+    expect(allowedMethodsOf("/checkout/abc/pay")).toEqual(["POST", "OPTIONS"]);
+    expect(allowedMethodsOf("/checkout/abc/status")).toEqual(["GET", "HEAD", "OPTIONS"]);
+    expect(allowedMethodsOf("/checkout/abc")).toBeNull(); // the page: Next answers it
     expect(allowedMethodsOf("/dashboard")).toBeNull();
     expect(allowedMethodsOf("/api/v1")).toBeNull();
   });

@@ -97,6 +97,22 @@ describe("405 answers name the methods of the path asked", () => {
     }
   });
 
+  it("the hosted checkout's endpoints too: GET on the payment endpoint is a 405 with its Allow and the one error body", async () => {
+    for (const [method, path, allow] of [
+      ["GET", "/checkout/AbC123/pay", "POST, OPTIONS"],
+      ["PUT", "/checkout/%FF/pay", "POST, OPTIONS"],
+      ["POST", "/checkout/AbC123/status", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/checkout/AbC123/qr.png", "GET, HEAD, OPTIONS"],
+    ] as const) {
+      const res = await request(method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+      expect(res.json).toMatchObject({ success: false, status: 405, code: "method_not_allowed" });
+    }
+    const served = await request("POST", "/checkout/AbC123/pay");
+    expect(served.status).toBe(200); // the stand-in for Next got it
+  });
+
   it("an unknown method Node's parser refuses (FOO) on a known API path gets that path's Allow too", async () => {
     const out = await rawRequest("FOO /api/v1/company HTTP/1.1\r\nHost: x\r\n\r\n");
     expect(out).toMatch(/^HTTP\/1\.1 405 /);
