@@ -125,6 +125,14 @@ describe("the transactions CSV export", () => {
     expect(lines[0]).toBe(TRANSACTIONS_CSV_HEADER.join(";"));
   });
 
+  it("reads its first page before answering: a statement that fails is an error, never a 200 download with only the header", async () => {
+    // A query the validation would have refused (a NUL, which the database cannot compare), built by hand.
+    const tq = transactionQuery(transactionFilters((n) => ({ status: "paid" })[n as "status"]), { limit: 100 });
+    await expect(transactionsCsvStream(ctxOf(mine), { ...tq, query: { ...tq.query, q: "Ana\u0000" } })).rejects.toThrow();
+    // The same query without the NUL answers a file.
+    expect((await exportOf(mine, { status: "paid" }))[0]).toBe(TRANSACTIONS_CSV_HEADER.join(";"));
+  });
+
   it("is named by the Brasília day", () => {
     expect(transactionsCsvFilename(new Date("2026-11-24T02:00:00Z"))).toBe("transacoes-arara-2026-11-23.csv");
   });
