@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
-import { findAccountBySecretKey, rotateSecretKey } from "@/lib/services/accounts/accounts";
+import { findAccountByPublicKey, findAccountBySecretKey, rotateSecretKey } from "@/lib/services/accounts/accounts";
 import { verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
 import { DEMO, disableDemoMerchant, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
 import { createTestAccount } from "../helpers/accounts";
@@ -28,8 +28,11 @@ describe("demo merchant on and off", () => {
     expect(await verifyDashboardLogin(DEMO.email, DEMO.password)).toMatchObject({ companyId: id });
     const before = await sessionVersions(id);
 
+    expect((await findAccountByPublicKey(DEMO.publicKey))?.id).toBe(id);
     expect(await disableDemoMerchant()).toBe(true);
     expect(await findAccountBySecretKey(DEMO.secretKey)).toBeNull();
+    // The published public key no longer tokenizes cards for it.
+    expect(await findAccountByPublicKey(DEMO.publicKey)).toBeNull();
     expect(await verifyDashboardLogin(DEMO.email, DEMO.password)).toBeNull();
     expect(await sessionVersions(id)).toEqual(before.map((v) => v + 1));
     // A second start with the demo off changes nothing more (and says so).
@@ -40,6 +43,7 @@ describe("demo merchant on and off", () => {
 
     expect(await ensureDemoMerchant()).toBe(id);
     expect((await findAccountBySecretKey(DEMO.secretKey))?.id).toBe(id);
+    expect((await findAccountByPublicKey(DEMO.publicKey))?.id).toBe(id);
     expect(await verifyDashboardLogin(DEMO.email, DEMO.password)).toMatchObject({ companyId: id });
     // Once on, starting again keeps it as it is.
     expect(await ensureDemoMerchant()).toBe(id);

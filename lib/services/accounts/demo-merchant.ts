@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, like, not, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, like, not, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { apiKeys, companies, users } from "@/lib/db/schema";
 import { sha256Hex } from "@/lib/crypto";
@@ -25,9 +25,18 @@ export const DEMO = {
  * login back as it was. Only the demo's logins ever carry it.
  */
 const DISABLED_LOGIN = "disabled:";
+/**
+ * A disabled demo's public key: the published one behind the same mark, which no public key matches
+ * (`pk_` first), so card tokenization with the published key stops too; enabling puts it back.
+ */
+const DISABLED_PUBLIC_KEY = `${DISABLED_LOGIN}${DEMO.publicKey}`;
 
 async function demoCompanyId(): Promise<number | null> {
-  const rows = await getDb().select({ id: companies.id }).from(companies).where(eq(companies.publicKey, DEMO.publicKey)).limit(1);
+  const rows = await getDb()
+    .select({ id: companies.id })
+    .from(companies)
+    .where(inArray(companies.publicKey, [DEMO.publicKey, DISABLED_PUBLIC_KEY]))
+    .limit(1);
   return rows[0]?.id ?? null;
 }
 
@@ -64,15 +73,21 @@ export async function ensureDemoMerchant(): Promise<number> {
       .set({ passwordHash: sql`substr(${users.passwordHash}, ${DISABLED_LOGIN.length + 1})` })
       .where(and(eq(users.companyId, id), like(users.passwordHash, `${DISABLED_LOGIN}%`)))
       .returning({ id: users.id });
-    return keys.length + inserted + logins.length;
+    const publicKey = await tx
+      .update(companies)
+      .set({ publicKey: DEMO.publicKey })
+      .where(and(eq(companies.id, id), eq(companies.publicKey, DISABLED_PUBLIC_KEY)))
+      .returning({ id: companies.id });
+    return keys.length + inserted + logins.length + publicKey.length;
   });
-  if (changed) getLogger().info({ companyId: id }, "demo merchant enabled again: its published secret key and its dashboard login work");
+  if (changed) getLogger().info({ companyId: id }, "demo merchant enabled again: its published keys and its dashboard login work");
   return id;
 }
 
 /**
  * Disables the demo merchant, if there is one: every active secret key of its account is revoked,
- * its dashboard logins stop signing in and their sessions end. Its data stays; ensureDemoMerchant
+ * its published public key stops tokenizing cards, its dashboard logins stop signing in and their
+ * sessions end. Its data stays; ensureDemoMerchant
  * undoes it. Returns whether anything changed (false: no demo, or already disabled).
  */
 export async function disableDemoMerchant(now = new Date()): Promise<boolean> {
@@ -89,8 +104,13 @@ export async function disableDemoMerchant(now = new Date()): Promise<boolean> {
       .set({ passwordHash: sql`${DISABLED_LOGIN} || ${users.passwordHash}`, sessionVersion: sql`${users.sessionVersion} + 1` })
       .where(and(eq(users.companyId, id), not(like(users.passwordHash, `${DISABLED_LOGIN}%`))))
       .returning({ id: users.id });
-    return keys.length + logins.length;
+    const publicKey = await tx
+      .update(companies)
+      .set({ publicKey: DISABLED_PUBLIC_KEY })
+      .where(and(eq(companies.id, id), eq(companies.publicKey, DEMO.publicKey)))
+      .returning({ id: companies.id });
+    return keys.length + logins.length + publicKey.length;
   });
-  if (changed) getLogger().warn({ companyId: id }, "demo merchant disabled (DEMO_MERCHANT is off): its secret keys are revoked and its dashboard logins blocked; DEMO_MERCHANT=true enables it again");
+  if (changed) getLogger().warn({ companyId: id }, "demo merchant disabled (DEMO_MERCHANT is off): its secret keys are revoked, its public key disabled and its dashboard logins blocked; DEMO_MERCHANT=true enables it again");
   return changed > 0;
 }
