@@ -113,7 +113,8 @@ const MED_NATUREZA_LABEL: Record<string, string> = {
 };
 
 /**
- * A timeline entry's text: the cause's label, and for a return the PSP made by itself its natureza
+ * A timeline entry's text: the cause's label, and for a return made at the PSP without Arara (MED, or
+ * one the merchant made in the PSP's own app: natureza ORIGINAL or none) what it was
  * and the PSP's motivo (free text, already one line and capped: rendered as text, never markup), e.g.
  * "Devolução feita pelo PSP (MED: fraude): reembolso registrado — motivo: “Golpe do falso vendedor”".
  */
@@ -121,7 +122,11 @@ export function timelineEntryLabel(e: { cause: string; pspReturn?: { natureza: s
   const label = CAUSE_LABEL[e.cause] ?? e.cause;
   if (!e.pspReturn) return label;
   const natureza = MED_NATUREZA_LABEL[e.pspReturn.natureza ?? ""];
-  const named = natureza ? label.replace(/^Devolução feita pelo PSP \(MED[^)]*\)/, `Devolução feita pelo PSP (MED: ${natureza})`) : label;
+  // Not a MED (ORIGINAL, or none given): the money was returned at the PSP, in its app, without Arara.
+  const named = label.replace(
+    /^Devolução feita pelo PSP \(MED[^)]*\)/,
+    natureza ? `Devolução feita pelo PSP (MED: ${natureza})` : "Devolução feita na sua conta do PSP, fora da Arara",
+  );
   return e.pspReturn.motivo ? `${named} — motivo: “${e.pspReturn.motivo}”` : named;
 }
 

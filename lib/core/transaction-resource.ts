@@ -58,9 +58,9 @@ export function pspRefundView(r: PspRefundRow) {
     reason: status === "failed" ? (r.failReason ?? PSP_REFUND_FAILED_DEFAULT_REASON) : null,
     /** The return's end-to-end id at the PSP (RtrId), once the PSP accepted it. */
     rtrId: r.rtrId,
-    /** Who asked for it: the merchant (the API, the dashboard, a link's duplicate), or the PSP by itself (a MED return). */
+    /** Who asked for it: the merchant (the API, the dashboard, a link's duplicate), or the PSP without Arara (a MED return, or a devolução made in the PSP's own app). */
     origin: r.initiatedBy === "psp" ? ("psp" as const) : ("merchant" as const),
-    /** The devolução's natureza at the PSP: ORIGINAL for those Arara asks; MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO for a return the PSP made. */
+    /** The devolução's natureza at the PSP: ORIGINAL for those Arara asks; MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO for a return the PSP made; ORIGINAL or null for one made in the PSP's own app. */
     natureza: r.initiatedBy === "psp" ? r.natureza : "ORIGINAL",
     /** The PSP's motivo of a return it made by itself, when it gave one (its free text: one line, at most 140 characters). */
     motivo: r.initiatedBy === "psp" ? untrustedLine(r.motivo, PSP_MOTIVO_MAX) : null,

@@ -12,7 +12,9 @@
  *   reconciliation), then once; NAO_REALIZADO: nothing;
  * - a return on a charge already refunded in full: nothing more is booked (never more than paid);
  * - a return availableAtPsp does not cover: nothing forced past the ledger's rule, recorded on the
- *   timeline and logged as needing attention, and booked once the balance covers it.
+ *   timeline and logged as needing attention, and booked once the balance covers it;
+ * - a devolução the merchant made in the PSP's own app (natureza ORIGINAL, or none given) is money gone
+ *   from the PSP account too: booked the same way, named on the timeline as made outside Arara.
  *
  * ledger:check passes after every test.
  */
@@ -172,6 +174,47 @@ describe("a MED return the PSP made by itself", () => {
     const r = await call("POST", `/api/v1/transactions/${id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 } });
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.refunds).toEqual([expect.objectContaining({ origin: "merchant", natureza: "ORIGINAL", motivo: null, amount: 1_000 })]);
+  });
+
+  it("a devolução made in the PSP's own app (natureza ORIGINAL, or none given) is booked as a return made at the PSP; Arara's own in the same list is not booked twice", async () => {
+    const { acc, id, e2eid, start } = await setup("Loja devolução no app do banco");
+    // Arara's own refund, asked of the PSP and made: listed on the Pix with natureza ORIGINAL too.
+    const asked = await call("POST", `/api/v1/transactions/${id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 } });
+    expect(asked.status, asked.text).toBe(200);
+    const [ours] = await refundsOf(id);
+    psp.settleDevolucao(e2eid, ours.devolucaoId, "DEVOLVIDO");
+    await notify(acc.companyId, e2eid, await txidOf(id));
+    expect(await txRow(id)).toMatchObject({ status: "paid", refundedAmount: 1_000 });
+
+    // The merchant returns R$ 20,00 in the bank's app, and a PSP that leaves natureza out returns R$ 5,00.
+    const inApp = psp.medReturn(e2eid, { amount: 2_000, natureza: "ORIGINAL", motivo: "Devolvido pelo internet banking" });
+    const unnamed = psp.medReturn(e2eid, { amount: 500, natureza: null });
+    expect(unnamed.natureza).toBeUndefined();
+    await notify(acc.companyId, e2eid, await txidOf(id));
+    // Seen again by the charge's re-read and the scan: nothing more.
+    await reconcileApiPix({ now: later() });
+
+    expect(await txRow(id)).toMatchObject({ status: "paid", refundedAmount: 3_500 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 3_500, reserved: 0 });
+    expect(await refundsOf(id)).toMatchObject([
+      { initiatedBy: "merchant", devolucaoId: ours.devolucaoId, amount: 1_000, status: "done" },
+      { initiatedBy: "psp", devolucaoId: inApp.id, natureza: "ORIGINAL", amount: 2_000, status: "done" },
+      { initiatedBy: "psp", devolucaoId: unnamed.id, natureza: null, amount: 500, status: "done" },
+    ]);
+    expect((await causesOf(id)).filter((c) => c.cause === "psp_med_return").map((c) => c.amount)).toEqual([2_000, 500]);
+    const r = await call("GET", `/api/v1/transactions/${id}`, { auth: acc.secretKey });
+    expect(r.body.data.refunds.map((x: { origin: string; natureza: string | null; amount: number }) => [x.origin, x.natureza, x.amount])).toEqual([
+      ["merchant", "ORIGINAL", 1_000],
+      ["psp", "ORIGINAL", 2_000],
+      ["psp", null, 500],
+    ]);
+
+    // The timeline says where it was made, not MED.
+    const [account] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
+    const detail = await getTransactionDetail({ account, now: new Date() }, id);
+    const html = renderToStaticMarkup(createElement(TimelineCard, { timeline: detail.timeline }));
+    expect(html).toContain("Devolução feita na sua conta do PSP, fora da Arara: reembolso registrado — motivo: “Devolvido pelo internet banking”");
+    expect(html).not.toContain("MED");
   });
 
   it("in part, seen by the charge's re-read (GET /cob): a partial refund, the transaction stays paid", async () => {

@@ -50,14 +50,14 @@ export const TransactionRefundSchema = z
     rtrId: z.string().nullable().meta({ description: "The return's end-to-end id (RtrId) at the PSP, once the PSP accepted it: reconcile with your PSP statement by it" }),
     origin: z.enum(["merchant", "psp"]).meta({
       description:
-        "merchant: asked through Arara (the API, the dashboard, the return of a payment link's duplicate payment); psp: a return the PSP made by itself under Banco Central's MED (Mecanismo Especial de Devolução), after a fraud or operational claim",
+        "merchant: asked through Arara (the API, the dashboard, the return of a payment link's duplicate payment); psp: a return made at the PSP without Arara: by the PSP itself under Banco Central's MED (Mecanismo Especial de Devolução), after a fraud or operational claim, or by you in your PSP's own app or internet banking",
     }),
     natureza: z.string().nullable().meta({
       description:
-        "The devolução's natureza at the PSP (API Pix): ORIGINAL for those asked through Arara; MED_FRAUDE, MED_OPERACIONAL or MED_PIX_AUTOMATICO for a return the PSP made (origin psp)",
+        "The devolução's natureza at the PSP (API Pix): ORIGINAL for those asked through Arara; MED_FRAUDE, MED_OPERACIONAL or MED_PIX_AUTOMATICO for a return the PSP made (origin psp); ORIGINAL, or null when the PSP gave none, for one made in your PSP's own app (origin psp)",
     }),
     motivo: z.string().nullable().meta({
-      description: "The PSP's reason for a return it made by itself, in its words when it gave any: one line, at most 140 characters (origin psp only; null otherwise)",
+      description: "The PSP's reason for a return made without Arara, in its words when it gave any: one line, at most 140 characters (origin psp only; null otherwise)",
     }),
     createdAt: isoDate("When it was asked"),
     updatedAt: isoDate("Its last change"),

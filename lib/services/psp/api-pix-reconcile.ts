@@ -22,7 +22,7 @@ import { getLogger } from "@/lib/logger";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { abandonedAmong, removeAbandonedCob } from "./api-pix-abandon";
-import { applyMedReturns, isMedReturn, OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
+import { applyMedReturns, OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
 import type { Pix } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, moveIfPending, syncCharge, type PspChargeRow } from "./api-pix-sync";
 
@@ -222,8 +222,9 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
             }
           }
         }
-        // A return the PSP made by itself (MED) listed on a Pix that paid one of our charges: booked once.
-        if (pix.devolucoes?.some(isMedReturn)) {
+        // A return made at the PSP without Arara (MED, or in the bank's own app) listed on a Pix that
+        // paid one of our charges: booked once.
+        if (pix.devolucoes?.length) {
           try {
             await applyMedReturns(config.companyId, pix, now);
           } catch (e) {

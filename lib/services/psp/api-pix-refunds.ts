@@ -28,9 +28,10 @@
  * nothing: DEVOLVIDO books it from available as it was then (if the balance no longer covers it,
  * it stays open, logged, and is tried again), and a failure has nothing to release.
  *
- * A return the PSP makes by itself under Banco Central's MED (natureza MED_*, listed on the Pix) is a
- * row of its own (`initiated_by` 'psp', the PSP's id), written and booked by applyMedReturn with the
- * same booking (bookReturned), from availableAtPsp since nothing was held for it.
+ * A return made at the PSP without Arara, listed on the Pix (by the PSP itself under Banco Central's
+ * MED, natureza MED_*; or by the merchant in the PSP's own app, natureza ORIGINAL or none) is a row of
+ * its own (`initiated_by` 'psp', the PSP's id), written and booked by applyMedReturn with the same
+ * booking (bookReturned), from availableAtPsp since nothing was held for it.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "@/lib/db/client";
@@ -360,27 +361,33 @@ const PAYING_DECISIONS = ["paid", "paid_after_expiry"];
 type MedSubject = Pick<PspRefundRow, "companyId" | "transactionId" | "e2eid">;
 
 /**
- * The MED returns listed on a Pix the PSP showed us (`GET /pix/{e2eid}`, a cob's `pix[]`, a `GET /pix`
- * page), each acted on by applyMedReturn. Only a Pix that paid one of this account's charges counts:
- * any other (not ours, an amount mismatch, a duplicate) put nothing in availableAtPsp, so nothing of
- * it is booked. Read leniently, decided strictly: a MED devolução is re-read with devolucaoSchema
- * (id, valor, status) before it decides anything; one that does not read is logged and left for a
- * later read.
+ * The returns made at the PSP without Arara listed on a Pix the PSP showed us (`GET /pix/{e2eid}`, a
+ * cob's `pix[]`, a `GET /pix` page), each acted on by applyMedReturn: the PSP's own under Banco
+ * Central's MED (natureza MED_*), and any other devolução whose id is not one of ours (natureza
+ * ORIGINAL, or absent, which the spec reads as ORIGINAL): the merchant returned the money in the
+ * bank's own app or internet banking, or a PSP that leaves natureza out made a MED return. Either way
+ * the money left the merchant's PSP account: not booking it would leave availableAtPsp and
+ * refundedAmount counting money that is gone. Our own devoluções are listed there too: applyMedReturn
+ * knows them by id (their row is written before the PSP is asked) and leaves them to their own
+ * re-read. Only a Pix that paid one of this account's charges counts: any other (not ours, an amount
+ * mismatch, a duplicate) put nothing in availableAtPsp, so nothing of it is booked. Read leniently,
+ * decided strictly: a devolução is re-read with devolucaoSchema (id, valor, status) before it decides
+ * anything; one that does not read is logged and left for a later read.
  */
 export async function applyMedReturns(companyId: number, pix: Pick<Pix, "endToEndId" | "devolucoes">, now: Date): Promise<void> {
-  const meds = (pix.devolucoes ?? []).filter(isMedReturn);
-  if (meds.length === 0) return;
+  const listedReturns = pix.devolucoes ?? [];
+  if (listedReturns.length === 0) return;
   const [received] = await getDb()
     .select({ transactionId: pspPixReceived.transactionId, decision: pspPixReceived.decision })
     .from(pspPixReceived)
     .where(and(eq(pspPixReceived.e2eid, pix.endToEndId), eq(pspPixReceived.companyId, companyId)));
   if (!received || !PAYING_DECISIONS.includes(received.decision)) return;
-  for (const listed of meds) {
+  for (const listed of listedReturns) {
     const dev = devolucaoSchema.safeParse(listed);
     if (!dev.success) {
       getLogger().warn(
         { component: "api-pix", account: companyId, transaction: received.transactionId, natureza: listed.natureza },
-        "api-pix: a MED devolução listed on a Pix does not read (id, valor or status): not booked, read again with the Pix",
+        "api-pix: a devolução listed on a Pix does not read (id, valor or status): not booked, read again with the Pix",
       );
       continue;
     }
@@ -435,7 +442,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
   const amount = valorToCents(dev.valor);
   if (dev.status === "NAO_REALIZADO" || amount === 0) {
     if (!known) return null;
-    return closeFailed(known, notMadeReason("Devolução MED não realizada pelo PSP", dev.motivo), now);
+    return closeFailed(known, notMadeReason(isMedReturn(dev) ? "Devolução MED não realizada pelo PSP" : "Devolução feita fora da Arara não realizada pelo PSP", dev.motivo), now);
   }
   const values = {
     companyId: subject.companyId,
@@ -511,7 +518,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
     if (!refused) {
       // Nothing left to refund: never more than was paid. The PSP says it returned money Arara no
       // longer counts; closed, for a person to look at.
-      const reason = `Devolução MED (${dev.natureza}) de ${formatBRL(amount)} feita pelo PSP não registrada: nada mais a reembolsar nesta transação (${t.status}, ${formatBRL(t.refundedAmount)} já reembolsados). Verificar no PSP.`;
+      const reason = `${returnMade(dev, amount)} não registrada: nada mais a reembolsar nesta transação (${t.status}, ${formatBRL(t.refundedAmount)} já reembolsados). Verificar no PSP.`;
       const [row] = await tx
         .update(pspRefunds)
         .set({ status: "failed", failReason: reason.slice(0, 500), leaseUntil: null, nextCheckAt: null, updatedAt: now })
@@ -526,8 +533,8 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
       .update(pspRefunds)
       .set({
         failReason: (refused.code === "insufficient_balance"
-          ? `Devolução MED (${dev.natureza}) de ${formatBRL(returned)} feita pelo PSP ainda não registrada: o saldo no PSP (availableAtPsp) não a cobre. Verificar no PSP.`
-          : `Devolução MED (${dev.natureza}) feita pelo PSP ainda não registrada: ${refused.message}`
+          ? `${returnMade(dev, returned)} ainda não registrada: o saldo no PSP (availableAtPsp) não a cobre. Verificar no PSP.`
+          : `${returnMade(dev, returned)} ainda não registrada: ${refused.message}`
         ).slice(0, 500),
         rtrId: dev.rtrId ?? locked.rtrId,
         leaseUntil: null,
@@ -543,6 +550,13 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
     );
     return row;
   });
+}
+
+/** A return made at the PSP without Arara, as a reason names it. */
+function returnMade(dev: Devolucao, cents: number): string {
+  return isMedReturn(dev)
+    ? `Devolução MED (${dev.natureza}) de ${formatBRL(cents)} feita pelo PSP`
+    : `Devolução de ${formatBRL(cents)} feita na sua conta do PSP, fora da Arara,`;
 }
 
 /** Why a devolução was not made, with the PSP's motivo (its free text, one line, capped) when it gave one. */

@@ -166,7 +166,11 @@ export type PayOptions = {
 export type MedReturnOptions = {
   /** Centavos returned; default what the Pix has left after its other devoluções. */
   amount?: number;
-  natureza?: "MED_OPERACIONAL" | "MED_FRAUDE" | "MED_PIX_AUTOMATICO";
+  /**
+   * Default MED_FRAUDE. ORIGINAL, or null (the field left out, which the spec reads as ORIGINAL): a
+   * devolução the receiver made in the PSP's own app or internet banking, not through Arara.
+   */
+  natureza?: "MED_OPERACIONAL" | "MED_FRAUDE" | "MED_PIX_AUTOMATICO" | "ORIGINAL" | null;
   status?: DevolucaoStatus;
   motivo?: string;
   /** Let it exceed what the Pix has left (a PSP breaking the rule that devoluções never exceed the Pix). */
@@ -929,7 +933,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
         id: `MED${randomAlnum(29)}`,
         rtrId: "D" + makeEnd2EndId(ispb, at, randomAlnum(11)).slice(1),
         valor: valorOf(amount),
-        natureza: o.natureza ?? "MED_FRAUDE",
+        ...(o.natureza === null ? {} : { natureza: o.natureza ?? "MED_FRAUDE" }),
         horario: { solicitacao: iso(at), ...(status === "DEVOLVIDO" ? { liquidacao: iso(at) } : {}) },
         status,
         ...(o.motivo ? { motivo: o.motivo } : {}),
