@@ -7,7 +7,8 @@
  * Then cash-outs are sent through Efí's Pix Envio of the same PSP (the background job sends and
  * follows them) and one completes with Efí's end-to-end id. The dashboard shows that money apart
  * ("Na sua conta do PSP": the overview, the statement) and the cash-out form lets the merchant choose
- * it or the balance Arara holds (a card sale), each sent by its own payer.
+ * it or the balance Arara holds (a card sale), each sent by its own payer. Last, the PSP returns part of
+ * the sale by itself (MED): booked as a refund, and named on the transaction's timeline.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -301,4 +302,23 @@ test("configure the API Pix processor in the dashboard and get a PIX charge paid
   await expect(page.getByRole("alert").filter({ hasText: "Os saques do saldo no seu PSP ainda não estão configurados" })).toBeVisible();
   expect(await balanceNow()).toMatchObject({ available: 7562, availableAtPsp: atPsp });
   await page.screenshot({ path: "test-results/psp-settings/cash-out-refused-phone.png", fullPage: true });
+
+  // The PSP returns R$ 5,00 of the first sale by itself (MED, a fraud claim): booked as a refund from
+  // the money at the PSP, and the transaction's timeline names it with the PSP's motivo, as text.
+  const motivo = "Golpe do falso vendedor <b>confirmado</b>";
+  psp.medReturn(paid.endToEndId, { amount: 500, natureza: "MED_FRAUDE", motivo });
+  await psp.deliverWebhooks();
+  await expect
+    .poll(async () => (await (await request.get(`/api/v1/transactions/${charge.id}`, { headers: auth })).json()).data.refundedAmount, { timeout: 15_000 })
+    .toBe(1500);
+  expect(await balanceNow()).toMatchObject({ available: 7562, availableAtPsp: atPsp - 500 });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/dashboard/transactions/${charge.id}`);
+  const medEntry = page.getByText("Devolução feita pelo PSP (MED: fraude): reembolso registrado", { exact: false });
+  await expect(medEntry).toBeVisible();
+  await expect(medEntry).toContainText(`motivo: “${motivo}”`);
+  await expect(page.locator("b", { hasText: "confirmado" })).toHaveCount(0);
+  await expect(page.getByTestId("tx-refunded")).toHaveText("R$ 15,00");
+  await medEntry.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/psp-settings/med-return-phone.png" });
 });
