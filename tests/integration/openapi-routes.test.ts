@@ -4,6 +4,7 @@ import { routeOperations, type RouteOperation } from "../helpers/routes";
 import { OPERATIONS } from "@/lib/openapi/operations";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { STATUS_BY_CODE } from "@/lib/http/errors";
+import { validateAgainst } from "../helpers/json-schema";
 
 let routes: RouteOperation[];
 let doc: Record<string, any>;
@@ -86,6 +87,39 @@ describe("the OpenAPI document", () => {
         expect(r.success, `${key(o.method, o.path)}: ${JSON.stringify(r.error?.issues ?? [])}`).toBe(true);
       }
     }
+  });
+
+  it("every example in the document (responses, webhooks, schemas) is valid against the schema it illustrates", () => {
+    const problems: string[] = [];
+    const examplesOf = (c: Record<string, any>) => [...(c.example !== undefined ? [c.example] : []), ...Object.values(c.examples ?? {}).map((e: any) => e.value)];
+    let checked = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<Record<string, any>>(item)) {
+        for (const [status, res] of Object.entries<Record<string, any>>(op.responses ?? {})) {
+          const c = res.content?.["application/json"];
+          if (!c?.schema) continue;
+          for (const ex of examplesOf(c)) {
+            checked++;
+            problems.push(...validateAgainst(doc, c.schema, ex).map((p) => `${method.toUpperCase()} ${path} ${status}: ${p}`));
+          }
+        }
+      }
+    }
+    for (const [name, hook] of Object.entries<Record<string, any>>(doc.webhooks ?? {})) {
+      const c = hook.post.requestBody.content["application/json"];
+      for (const ex of examplesOf(c)) {
+        checked++;
+        problems.push(...validateAgainst(doc, c.schema, ex).map((p) => `webhook ${name}: ${p}`));
+      }
+    }
+    for (const [name, schema] of Object.entries<Record<string, any>>(doc.components.schemas)) {
+      for (const ex of [...(schema.example !== undefined ? [schema.example] : []), ...(schema.examples ?? [])]) {
+        checked++;
+        problems.push(...validateAgainst(doc, { $ref: `#/components/schemas/${name}` }, ex).map((p) => `schema ${name}: ${p}`));
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+    expect(problems).toEqual([]);
   });
 
   it("carries the guides (auth forms, idempotency, rate limit, test cards)", () => {
