@@ -49,7 +49,14 @@ const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : 
 /** A whole number sent as a number or a numeric string ("3"); "2.0" or "2x" are refused in words, not by the pattern. */
 const wholeNumber = (what: string, min: number, max: number) =>
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)], need(`a whole number from ${min} to ${max}`))
+    .union(
+      [
+        // The pipe below refuses 2.5 or 0 in words; the document says what it takes.
+        z.number().meta({ type: "integer", minimum: min, maximum: max }),
+        z.string().trim().regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+      ],
+      need(`a whole number from ${min} to ${max}`),
+    )
     .transform(Number)
     .pipe(
       z
@@ -140,7 +147,7 @@ export const CustomerField = z
         .trim()
         .pipe(z.email("must be a valid e-mail address").max(EMAIL_MAX_LENGTH, `must have at most ${EMAIL_MAX_LENGTH} characters`))
         // The pipe's limit, for the document (which shows the input side, before the pipe).
-        .meta({ description: "E-mail", maxLength: EMAIL_MAX_LENGTH }),
+        .meta({ description: "E-mail", format: "email", maxLength: EMAIL_MAX_LENGTH }),
       phone: PhoneField.nullish().transform((v) => v ?? null),
       externalRef: optionalText(200).meta({ description: "Your identifier of the payer" }),
       document: DocumentField,
