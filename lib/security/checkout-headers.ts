@@ -56,6 +56,9 @@ export function checkoutProxy(request: NextRequest): NextResponse {
       .filter((c) => c && !c.startsWith("checkout_lang="));
     requestHeaders.set("cookie", [...others, `checkout_lang=${chosen}`].join("; "));
   }
+  // The root layout's <html lang> (proxy.ts names the header): English when the payer chose it.
+  if ((chosen ?? request.cookies.get("checkout_lang")?.value) === "en") requestHeaders.set("x-arara-page-lang", "en");
+  else requestHeaders.delete("x-arara-page-lang");
   const response = NextResponse.next({ request: { headers: requestHeaders } });
 
   const h = response.headers;

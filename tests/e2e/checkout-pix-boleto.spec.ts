@@ -104,6 +104,8 @@ test.describe("hosted checkout: PIX", () => {
     await expect(page.getByText(/^Valid until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M \(Brasília\stime\)$/)).toBeVisible();
     await expect(page.getByText("Total to pay")).toBeVisible();
     await expect(page.locator("[lang=en]").first()).toBeVisible();
+    // The document too, for the browser's translation offer and screen readers' voice.
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await expect(page.getByRole("button", { name: "Copy PIX code" })).toBeVisible();
     await expectAccessible(page, "pix pending (en)");
     await screenshot(page, "pix-pending-en");
@@ -111,6 +113,7 @@ test.describe("hosted checkout: PIX", () => {
     await expect(page.getByRole("heading", { name: "Pay with PIX" })).toBeVisible();
     await page.getByRole("link", { name: "Mudar para português" }).click();
     await expect(page.getByRole("heading", { name: "Pague com PIX" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
     await expect(page.getByText(/^Válido até \d{2}\/\d{2}\/\d{4} às\s\d{2}:\d{2}\s\(horário\sde\sBrasília\)$/)).toBeVisible();
     expect(errors()).toEqual([]);
   });

@@ -44,3 +44,18 @@ describe("checkout CSP", () => {
     }
   });
 });
+
+describe("the page's language for the root layout's <html lang>", () => {
+  const langOf = (url: string, cookie?: string) =>
+    checkoutProxy(new NextRequest(url, { headers: cookie ? { cookie } : {} })).headers.get("x-middleware-request-x-arara-page-lang");
+  it("English when chosen by ?lang=en or by the payer's cookie; otherwise none, even when a client sends it", () => {
+    expect(langOf("http://localhost:3000/checkout/abc123?lang=en")).toBe("en");
+    expect(langOf("http://localhost:3000/checkout/abc123", "checkout_lang=en")).toBe("en");
+    expect(langOf("http://localhost:3000/checkout/abc123?lang=pt", "checkout_lang=en")).toBeNull();
+    expect(langOf("http://localhost:3000/checkout/abc123")).toBeNull();
+    // A client's own header does not reach the layout: Next keeps only the headers the proxy passes on.
+    const forged = checkoutProxy(new NextRequest("http://localhost:3000/checkout/abc123", { headers: { "x-arara-page-lang": "en" } }));
+    expect(forged.headers.get("x-middleware-request-x-arara-page-lang")).toBeNull();
+    expect(forged.headers.get("x-middleware-override-headers")?.split(",")).not.toContain("x-arara-page-lang");
+  });
+});
