@@ -57,6 +57,12 @@ export const accountPspConfigs = pgTable(
     pixScannedUntil: timestamp({ withTimezone: true, mode: "date" }),
     leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
     /**
+     * The webhook's re-reads of ids that name nothing of ours (api-pix-webhook.ts): how many were
+     * made in the minute that started at `unknownReadsSince` (at most UNKNOWN_READS_PER_MINUTE).
+     */
+    unknownReadsSince: timestamp({ withTimezone: true, mode: "date" }),
+    unknownReads: integer().notNull().default(0),
+    /**
      * Cash-outs of an account receiving through its PSP: null (none: refused, Arara holds none of its
      * money) or "efi" (Efí's Pix Envio with these same credentials, paid from `payoutPayerKey`'s account).
      */
@@ -96,6 +102,13 @@ export const pspCharges = pgTable(
     nextCheckAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
     leaseUntil: timestamp({ withTimezone: true, mode: "date" }),
     checkedAt: timestamp({ withTimezone: true, mode: "date" }),
+    /**
+     * The re-reads PSP notifications made of this charge (api-pix-webhook.ts) in the window that
+     * started at `notifiedReadsSince`: at most NOTIFIED_READS_PER_WINDOW; a notification past them
+     * marks it due instead. Apart from `checkedAt`, which the reconciliation's backoff counts from.
+     */
+    notifiedReadsSince: timestamp({ withTimezone: true, mode: "date" }),
+    notifiedReads: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

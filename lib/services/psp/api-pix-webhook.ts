@@ -9,18 +9,52 @@
  * one without a valid `endToEndId` is skipped, not the whole body. At most MAX_ITEMS items are read
  * (the spec sends up to 100 a call; some PSPs batch more).
  *
- * The answer must come quickly (PSPs time out and retry): the first SYNC_ITEMS ids are re-read at
- * once, within SYNC_BUDGET_MS; for the rest, the charge an item names (its `txid`, if one of ours
- * still pending) and the open refunds of its e2eid are marked due ahead of everything else (NOTIFIED_DUE),
- * and the reconciliation (api-pix-reconcile.ts) does the PSP calls on its next tick. Marking due
- * decides nothing.
+ * The answer must come quickly (PSPs time out and retry): only the first SYNC_ITEMS items may be
+ * re-read at once, within SYNC_BUDGET_MS; for the rest, the charge an item names (its `txid`, if one
+ * of ours still pending) and the open refunds of its e2eid are marked due ahead of everything else
+ * (NOTIFIED_DUE), and the reconciliation (api-pix-reconcile.ts) does the PSP calls on its next tick.
+ * Marking due decides nothing.
+ *
+ * What a notification may cost at the PSP. The webhook's token is in a URL (it leaks through PSP
+ * panels and proxies' logs), and each re-read is made with the merchant's credentials against the
+ * merchant's PSP quotas: a holder of the token must not be able to spend them. So, of those first
+ * SYNC_ITEMS items (looked up in two queries, scoped by the account):
+ *
+ * - An item that names one of our charges (its `txid`, any status: a charge expired or abandoned
+ *   here may still have been paid at the PSP) or one of our Pix (its e2eid in psp_pix_received, or
+ *   the e2eid of one of our refunds) is re-read, at most once per charge per
+ *   NOTIFIED_READ_INTERVAL_MS, whichever instance receives it: the claim is one guarded UPDATE of
+ *   `psp_charges.notified_read_at` (RETURNING the row), so of two instances receiving the same replay
+ *   one reads. A charge notified again within the interval is not read (`throttled`): it is marked due
+ *   as an item past the first ones is (a pending charge, the open refunds of the e2eid), so a real
+ *   notification that arrives just after a replay is read by the reconciliation's next tick. Replaying
+ *   one real e2eid 1,000 times costs a few PSP calls per interval, not 2,000.
+ *   An item whose e2eid is ours is read as `GET /pix/{e2eid}` (which carries its MED returns and our
+ *   devoluções) and the charge it paid; one known only by its txid (the e2eid of a payment not decided
+ *   yet) is read as the charge's `GET /cob/{txid}` alone, which lists every Pix on it with its
+ *   devoluções: a made-up e2eid beside a real txid costs no `GET /pix`.
+ * - An item whose `txid` is present and not one of our charges names another system's charge on the
+ *   same key: never read (`notOurs`).
+ * - An item with no txid and an e2eid that is not ours (`unknown`) can concern us in one case only:
+ *   a PSP that leaves the txid out of its notification of a Pix that paid one of our charges (the
+ *   spec's Pix carries the txid of the charge it paid, and the PSPs met so far send it). For that case
+ *   such items are re-read within a budget of the account, UNKNOWN_READS_PER_MINUTE, counted in
+ *   account_psp_configs (one guarded UPDATE per read, across instances); past it they are skipped, and
+ *   the payment is still found by the reconciliation (each pending charge's own `GET /cob` on its
+ *   schedule, the `GET /pix` scan every minute). A per-notification budget would not do: the token's
+ *   holder sends as many notifications as they like.
+ *
+ * One warning per notification gives the counts of items throttled or skipped past the budget (never
+ * the token, which the route's log redacts too).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { pspCharges, pspRefunds } from "@/lib/db/schema";
+import { accountPspConfigs, pspCharges, pspPixReceived, pspRefunds } from "@/lib/db/schema";
 import { getLogger } from "@/lib/logger";
 import { clientFor, incompleteReason, pspConfigByWebhookToken } from "@/lib/processors/api-pix/config";
+import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { OPEN_REFUND_STATUSES, openRefundsOf, applyDevolucao, applyMedReturns } from "./api-pix-refunds";
 import { devolucaoSchema, E2EID_REGEX, TXID_REGEX } from "@/lib/processors/api-pix/schemas";
@@ -32,6 +66,16 @@ export const MAX_ITEMS = 1000;
 export const SYNC_ITEMS = 10;
 /** Time spent re-reading before answering, at most (then the rest is marked due). */
 export const SYNC_BUDGET_MS = 5_000;
+/**
+ * Re-reads of one charge the webhook makes per NOTIFIED_READS_WINDOW_MS at most (across instances and
+ * notifications); an item past them marks the charge due instead. More than one: a charge is
+ * legitimately notified several times within seconds (paid twice; a devolução settled right after).
+ */
+export const NOTIFIED_READS_PER_WINDOW = 3;
+export const NOTIFIED_READS_WINDOW_MS = 10_000;
+/** Re-reads of items that name nothing of ours, per account per minute (across instances and notifications). */
+export const UNKNOWN_READS_PER_MINUTE = 5;
+const UNKNOWN_READS_WINDOW_MS = 60_000;
 
 /**
  * What a notified charge or refund is marked due for: the reconciliation takes the due rows oldest
@@ -56,55 +100,165 @@ export function notificationItems(body: unknown): Item[] {
   return [...out.values()];
 }
 
-export type WebhookOutcome = { found: false } | { found: true; ids: number; checked: number; failed: number; deferred: number };
+export type WebhookOutcome =
+  | { found: false }
+  | { found: true; ids: number; checked: number; failed: number; deferred: number; throttled: number; notOurs: number; unknownRead: number; unknownSkipped: number };
+
+type Counts = Omit<Extract<WebhookOutcome, { found: true }>, "found" | "ids">;
 
 export async function handleApiPixWebhook(token: string, body: unknown, now: Date = new Date()): Promise<WebhookOutcome> {
   const config = await pspConfigByWebhookToken(token);
   if (!config) return { found: false };
   const log = getLogger().child({ component: "api-pix-webhook", account: config.companyId });
   const items = notificationItems(body);
-  if (items.length === 0 || incompleteReason(config)) return { found: true, ids: items.length, checked: 0, failed: 0, deferred: 0 };
+  const n: Counts = { checked: 0, failed: 0, deferred: 0, throttled: 0, notOurs: 0, unknownRead: 0, unknownSkipped: 0 };
+  if (items.length === 0 || incompleteReason(config)) return { found: true, ids: items.length, ...n };
+  const companyId = config.companyId;
   const client = clientFor(config);
   const started = Date.now();
-  let checked = 0;
-  let failed = 0;
-  const deferred: Item[] = [];
-  for (const [i, { e2eid }] of items.entries()) {
-    if (i >= SYNC_ITEMS || Date.now() - started > SYNC_BUDGET_MS) {
-      deferred.push(items[i]);
+  const head = items.slice(0, SYNC_ITEMS);
+  const ours = await oursAmong(companyId, head);
+  // What is left to the reconciliation: items past the first ones (by txid and e2eid), and the charges
+  // notified again within the interval (by id: an item may name it by its e2eid alone).
+  const due = { items: items.slice(SYNC_ITEMS), chargeIds: new Set<number>() };
+  for (const item of head) {
+    if (Date.now() - started > SYNC_BUDGET_MS) {
+      due.items.push(item);
       continue;
     }
+    const chargeId = ours.byE2eid.get(item.e2eid) ?? (item.txid !== undefined ? ours.byTxid.get(item.txid) : undefined);
     try {
-      const pix = await client.getPix(e2eid);
-      if (pix.txid) {
-        const charge = await chargeByTxid(config.companyId, pix.txid);
-        if (charge) {
-          await syncCharge(client, charge, now);
-          checked++;
+      if (chargeId === undefined) {
+        if (item.txid !== undefined) {
+          n.notOurs++;
+          continue;
         }
+        if (!(await claimUnknownRead(config.id, now))) {
+          n.unknownSkipped++;
+          continue;
+        }
+        n.unknownRead++;
+      } else if (!(await claimChargeRead(companyId, chargeId, now))) {
+        n.throttled++;
+        due.chargeIds.add(chargeId);
+        due.items.push({ e2eid: item.e2eid });
+        continue;
       }
-      // A return the PSP made by itself (MED) on a Pix that paid one of our charges: booked once.
-      await applyMedReturns(config.companyId, pix, now);
-      for (const refund of await openRefundsOf(config.companyId, e2eid)) {
-        // Our own devolução in the list is read strictly before it decides anything (its status
-        // among the known ones); one that does not read is left to the refund's own re-read.
-        const listed = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
-        const dev = listed ? devolucaoSchema.safeParse(listed) : null;
-        if (dev?.success) await applyDevolucao(refund, dev.data, now);
-      }
+      if (await readPix(client, companyId, item.e2eid, now)) n.checked++;
     } catch (e) {
-      failed++;
+      n.failed++;
       // The reconciliation finds what could not be read now.
       log.warn(e instanceof ApiPixError ? { code: e.code, operation: e.operation } : { code: "internal" }, "api-pix webhook: re-read failed");
     }
   }
-  if (deferred.length > 0) await markDue(config.companyId, deferred);
-  log.info({ ids: items.length, checked, failed, deferred: deferred.length }, "api-pix webhook handled");
-  return { found: true, ids: items.length, checked, failed, deferred: deferred.length };
+  n.deferred = due.items.length - n.throttled;
+  if (due.items.length > 0) await markDue(companyId, due.items, [...due.chargeIds]);
+  if (n.throttled > 0 || n.unknownSkipped > 0) {
+    log.warn({ ids: items.length, throttled: n.throttled, unknownSkipped: n.unknownSkipped }, "api-pix webhook: items not re-read now (a charge notified again within seconds, or past the budget of ids naming nothing of ours)");
+  }
+  log.info({ ids: items.length, ...n }, "api-pix webhook handled");
+  return { found: true, ids: items.length, ...n };
 }
 
-/** The charges and open refunds the items name, due for the reconciliation first (nothing is decided here). */
-async function markDue(companyId: number, items: Item[]): Promise<void> {
+/**
+ * `GET /pix/{e2eid}` and what it says of ours: the charge it paid (`GET /cob/{txid}`), the returns
+ * the PSP made by itself (MED) on it, and our own devoluções of it. True when a charge was re-read.
+ */
+async function readPix(client: ApiPixClient, companyId: number, e2eid: string, now: Date): Promise<boolean> {
+  const pix = await client.getPix(e2eid);
+  let checked = false;
+  if (pix.txid) {
+    const charge = await chargeByTxid(companyId, pix.txid);
+    if (charge) {
+      await syncCharge(client, charge, now);
+      checked = true;
+    }
+  }
+  // A return the PSP made by itself (MED) on a Pix that paid one of our charges: booked once.
+  await applyMedReturns(companyId, pix, now);
+  for (const refund of await openRefundsOf(companyId, e2eid)) {
+    // Our own devolução in the list is read strictly before it decides anything (its status
+    // among the known ones); one that does not read is left to the refund's own re-read.
+    const listed = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
+    const dev = listed ? devolucaoSchema.safeParse(listed) : null;
+    if (dev?.success) await applyDevolucao(refund, dev.data, now);
+  }
+  return checked;
+}
+
+/**
+ * The charges of the account the items name: by e2eid (a Pix of ours: decided on one of our charges,
+ * or refunded through us) and by txid (any status). Two queries for the whole batch.
+ */
+async function oursAmong(companyId: number, items: Item[]): Promise<{ byE2eid: Map<string, number>; byTxid: Map<string, number> }> {
+  const db = getDb();
+  const e2eids = items.map((i) => i.e2eid);
+  const txids = items.flatMap((i) => (i.txid ? [i.txid] : []));
+  const [byE2eid, byTxid] = await Promise.all([
+    e2eids.length === 0
+      ? []
+      : db
+          .select({ e2eid: pspPixReceived.e2eid, transactionId: pspPixReceived.transactionId })
+          .from(pspPixReceived)
+          .where(and(eq(pspPixReceived.companyId, companyId), inArray(pspPixReceived.e2eid, e2eids)))
+          .unionAll(
+            db
+              .select({ e2eid: pspRefunds.e2eid, transactionId: pspRefunds.transactionId })
+              .from(pspRefunds)
+              .where(and(eq(pspRefunds.companyId, companyId), inArray(pspRefunds.e2eid, e2eids))),
+          ),
+    txids.length === 0
+      ? []
+      : db
+          .select({ txid: pspCharges.txid, transactionId: pspCharges.transactionId })
+          .from(pspCharges)
+          .where(and(eq(pspCharges.companyId, companyId), inArray(pspCharges.txid, txids))),
+  ]);
+  return { byE2eid: new Map(byE2eid.map((r) => [r.e2eid, r.transactionId])), byTxid: new Map(byTxid.map((r) => [r.txid, r.transactionId])) };
+}
+
+/**
+ * A fixed-window budget held in the row itself (a count and the start of its window), taken one unit
+ * at a time by a guarded UPDATE: of any number of takers at once, on any instance, at most `limit`
+ * get a unit per window. A window that starts after `now` (another instance's clock, or the tests')
+ * counts as over, so a clock ahead never blocks the others for long.
+ */
+function windowBudget(since: AnyPgColumn, count: AnyPgColumn, now: Date, windowMs: number, limit: number) {
+  const fresh = or(isNull(since), lte(since, new Date(now.getTime() - windowMs)), gt(since, now))!;
+  return {
+    set: { count: sql`case when ${fresh} then 1 else ${count} + 1 end`, since: sql`case when ${fresh} then ${sql.param(now, since)} else ${since} end` },
+    available: or(fresh, sql`${count} < ${limit}`)!,
+  };
+}
+
+/** One re-read of a charge of ours for a notification, if its budget for the window has one left. */
+async function claimChargeRead(companyId: number, transactionId: number, now: Date): Promise<boolean> {
+  const b = windowBudget(pspCharges.notifiedReadsSince, pspCharges.notifiedReads, now, NOTIFIED_READS_WINDOW_MS, NOTIFIED_READS_PER_WINDOW);
+  const [row] = await getDb()
+    .update(pspCharges)
+    .set({ notifiedReads: b.set.count, notifiedReadsSince: b.set.since })
+    .where(and(eq(pspCharges.companyId, companyId), eq(pspCharges.transactionId, transactionId), b.available))
+    .returning({ id: pspCharges.transactionId });
+  return row !== undefined;
+}
+
+/** One re-read of an item naming nothing of ours, if the account's budget for this minute has one left. */
+async function claimUnknownRead(configId: number, now: Date): Promise<boolean> {
+  const c = accountPspConfigs;
+  const b = windowBudget(c.unknownReadsSince, c.unknownReads, now, UNKNOWN_READS_WINDOW_MS, UNKNOWN_READS_PER_MINUTE);
+  const [row] = await getDb()
+    .update(c)
+    .set({ unknownReads: b.set.count, unknownReadsSince: b.set.since })
+    .where(and(eq(c.id, configId), b.available))
+    .returning({ id: c.id });
+  return row !== undefined;
+}
+
+/**
+ * The charges and open refunds the items name (and the charges by id), due for the reconciliation
+ * first (nothing is decided here). Only pending charges and open refunds: what the reconciliation reads.
+ */
+async function markDue(companyId: number, items: Item[], chargeIds: number[]): Promise<void> {
   const db = getDb();
   const txids = items.flatMap((i) => (i.txid ? [i.txid] : []));
   for (let i = 0; i < txids.length; i += 500) {
@@ -112,6 +266,12 @@ async function markDue(companyId: number, items: Item[]): Promise<void> {
       .update(pspCharges)
       .set({ nextCheckAt: NOTIFIED_DUE })
       .where(and(eq(pspCharges.companyId, companyId), eq(pspCharges.status, "pending"), inArray(pspCharges.txid, txids.slice(i, i + 500))));
+  }
+  if (chargeIds.length > 0) {
+    await db
+      .update(pspCharges)
+      .set({ nextCheckAt: NOTIFIED_DUE })
+      .where(and(eq(pspCharges.companyId, companyId), eq(pspCharges.status, "pending"), inArray(pspCharges.transactionId, chargeIds)));
   }
   const e2eids = items.map((i) => i.e2eid);
   for (let i = 0; i < e2eids.length; i += 500) {
