@@ -22,24 +22,23 @@
  *
  * - An item that names one of our charges (its `txid`, any status: a charge expired or abandoned
  *   here may still have been paid at the PSP) or one of our Pix (its e2eid in psp_pix_received, or
- *   the e2eid of one of our refunds) is re-read, at most once per charge per
- *   NOTIFIED_READ_INTERVAL_MS, whichever instance receives it: the claim is one guarded UPDATE of
- *   `psp_charges.notified_read_at` (RETURNING the row), so of two instances receiving the same replay
- *   one reads. A charge notified again within the interval is not read (`throttled`): it is marked due
- *   as an item past the first ones is (a pending charge, the open refunds of the e2eid), so a real
- *   notification that arrives just after a replay is read by the reconciliation's next tick. Replaying
- *   one real e2eid 1,000 times costs a few PSP calls per interval, not 2,000.
- *   An item whose e2eid is ours is read as `GET /pix/{e2eid}` (which carries its MED returns and our
- *   devoluções) and the charge it paid; one known only by its txid (the e2eid of a payment not decided
- *   yet) is read as the charge's `GET /cob/{txid}` alone, which lists every Pix on it with its
- *   devoluções: a made-up e2eid beside a real txid costs no `GET /pix`.
+ *   the e2eid of one of our refunds) is re-read as before (`GET /pix/{e2eid}`, the charge it paid),
+ *   within the charge's budget: NOTIFIED_READS_PER_WINDOW reads per NOTIFIED_READS_WINDOW_MS,
+ *   whichever instance receives the notifications, each read taking one unit by a guarded UPDATE of
+ *   `psp_charges.notified_reads` (windowBudget). Past it the item is not read (`throttled`): the
+ *   charge (if pending) and the open refunds of the e2eid are marked due as an item past the first
+ *   ones is, so a real notification that arrives just after a replay is read by the reconciliation's
+ *   next tick. Replaying one real e2eid 1,000 times costs a few PSP calls per window, not 2,000; and
+ *   made-up e2eids beside a real txid spend that charge's budget, not the PSP's quotas. More than one
+ *   read per window: a charge is legitimately notified several times within seconds (paid twice; a
+ *   devolução settled just after the payment), and one read would leave the second to the scan.
  * - An item whose `txid` is present and not one of our charges names another system's charge on the
  *   same key: never read (`notOurs`).
  * - An item with no txid and an e2eid that is not ours (`unknown`) can concern us in one case only:
  *   a PSP that leaves the txid out of its notification of a Pix that paid one of our charges (the
  *   spec's Pix carries the txid of the charge it paid, and the PSPs met so far send it). For that case
  *   such items are re-read within a budget of the account, UNKNOWN_READS_PER_MINUTE, counted in
- *   account_psp_configs (one guarded UPDATE per read, across instances); past it they are skipped, and
+ *   account_psp_configs (the same guarded UPDATE, across instances); past it they are skipped, and
  *   the payment is still found by the reconciliation (each pending charge's own `GET /cob` on its
  *   schedule, the `GET /pix` scan every minute). A per-notification budget would not do: the token's
  *   holder sends as many notifications as they like.
@@ -119,7 +118,7 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
   const head = items.slice(0, SYNC_ITEMS);
   const ours = await oursAmong(companyId, head);
   // What is left to the reconciliation: items past the first ones (by txid and e2eid), and the charges
-  // notified again within the interval (by id: an item may name it by its e2eid alone).
+  // past their budget for the window (by id: an item may name it by its e2eid alone).
   const due = { items: items.slice(SYNC_ITEMS), chargeIds: new Set<number>() };
   for (const item of head) {
     if (Date.now() - started > SYNC_BUDGET_MS) {
