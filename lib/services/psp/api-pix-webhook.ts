@@ -120,6 +120,8 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
   // What is left to the reconciliation: items past the first ones (by txid and e2eid), and the charges
   // past their budget for the window (by id: an item may name it by its e2eid alone).
   const due = { items: items.slice(SYNC_ITEMS), chargeIds: new Set<number>() };
+  // A budget found spent is not asked again within the notification (one UPDATE less per item).
+  let unknownSpent = false;
   for (const item of head) {
     if (Date.now() - started > SYNC_BUDGET_MS) {
       due.items.push(item);
@@ -132,12 +134,13 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
           n.notOurs++;
           continue;
         }
-        if (!(await claimUnknownRead(config.id, now))) {
+        if (unknownSpent || !(await claimUnknownRead(config.id, now))) {
+          unknownSpent = true;
           n.unknownSkipped++;
           continue;
         }
         n.unknownRead++;
-      } else if (!(await claimChargeRead(companyId, chargeId, now))) {
+      } else if (due.chargeIds.has(chargeId) || !(await claimChargeRead(companyId, chargeId, now))) {
         n.throttled++;
         due.chargeIds.add(chargeId);
         due.items.push({ e2eid: item.e2eid });
