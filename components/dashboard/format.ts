@@ -122,11 +122,14 @@ export function timelineEntryLabel(e: { cause: string; pspReturn?: { natureza: s
   const label = CAUSE_LABEL[e.cause] ?? e.cause;
   if (!e.pspReturn) return label;
   const natureza = MED_NATUREZA_LABEL[e.pspReturn.natureza ?? ""];
+  const med = (e.pspReturn.natureza ?? "").startsWith("MED_");
   // Not a MED (ORIGINAL, or none given): the money was returned at the PSP, in its app, without Arara.
-  const named = label.replace(
-    /^Devolução feita pelo PSP \(MED[^)]*\)/,
-    natureza ? `Devolução feita pelo PSP (MED: ${natureza})` : "Devolução feita na sua conta do PSP, fora da Arara",
-  );
+  // A MED natureza this list does not know yet keeps the label's plain "(MED)".
+  const named = natureza
+    ? label.replace(/^Devolução feita pelo PSP \(MED[^)]*\)/, `Devolução feita pelo PSP (MED: ${natureza})`)
+    : med
+      ? label
+      : label.replace(/^Devolução feita pelo PSP \(MED[^)]*\)/, "Devolução feita na sua conta do PSP, fora da Arara");
   return e.pspReturn.motivo ? `${named} — motivo: “${e.pspReturn.motivo}”` : named;
 }
 

@@ -32,6 +32,7 @@ import { accountPspConfigs, pspCharges, pspRefunds, transactions, transactionSta
 import { checkLedger } from "@/lib/ledger/check";
 import { clientFor, closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
+import { applyMedReturns } from "@/lib/services/psp/api-pix-refunds";
 import { handleApiPixWebhook } from "@/lib/services/psp/api-pix-webhook";
 import { syncCharge } from "@/lib/services/psp/api-pix-sync";
 import { companies } from "@/lib/db/schema";
@@ -215,6 +216,52 @@ describe("a MED return the PSP made by itself", () => {
     const html = renderToStaticMarkup(createElement(TimelineCard, { timeline: detail.timeline }));
     expect(html).toContain("Devolução feita na sua conta do PSP, fora da Arara: reembolso registrado — motivo: “Devolvido pelo internet banking”");
     expect(html).not.toContain("MED");
+  });
+
+  it("Arara's own devolução listed under another id (its case changed, or the PSP's own id with the same rtrId) is never booked again", async () => {
+    const { acc, id, e2eid, start } = await setup("Loja devolução renomeada");
+    const asked = await call("POST", `/api/v1/transactions/${id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 } });
+    expect(asked.status, asked.text).toBe(200);
+    const [ours] = await refundsOf(id);
+    psp.settleDevolucao(e2eid, ours.devolucaoId, "DEVOLVIDO");
+    await notify(acc.companyId, e2eid, await txidOf(id));
+    const [settled] = await refundsOf(id);
+    expect(settled).toMatchObject({ status: "done", rtrId: expect.stringMatching(/^D/) });
+    const at = new Date().toISOString();
+    const listedAs = (devId: string, rtrId?: string) => ({ id: devId, ...(rtrId ? { rtrId } : {}), valor: "10.00", natureza: "ORIGINAL", status: "DEVOLVIDO", horario: { solicitacao: at, liquidacao: at } });
+    await applyMedReturns(acc.companyId, { endToEndId: e2eid, devolucoes: [listedAs(ours.devolucaoId.toUpperCase()), listedAs("PSP0000000000000000000000001", settled.rtrId!)] }, later(1));
+    expect(await refundsOf(id)).toHaveLength(1);
+    expect(await txRow(id)).toMatchObject({ refundedAmount: 1_000 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 1_000, reserved: 0 });
+  });
+
+  it("while Arara's own devolução on the Pix is open, one made outside it waits (it may be Arara's under another id); a MED does not wait", async () => {
+    const { acc, id, e2eid, start } = await setup("Loja devolução aberta");
+    const asked = await call("POST", `/api/v1/transactions/${id}/refund`, { auth: acc.secretKey, body: { amount: 1_000 } });
+    expect(asked.status, asked.text).toBe(200);
+    const [ours] = await refundsOf(id);
+    expect(["requested", "processing"]).toContain(ours.status);
+    psp.medReturn(e2eid, { amount: 2_000, natureza: "ORIGINAL" });
+    // A MED natureza Banco Central may add later is a MED too.
+    psp.medReturn(e2eid, { amount: 300, natureza: "MED_NOVA" as "MED_FRAUDE" });
+    await notify(acc.companyId, e2eid, await txidOf(id));
+    expect((await refundsOf(id)).map((r) => [r.initiatedBy, r.natureza, r.amount])).toEqual([
+      ["merchant", null, 1_000],
+      ["psp", "MED_NOVA", 300],
+    ]);
+    // Ours settles: the next read books the other one.
+    psp.settleDevolucao(e2eid, ours.devolucaoId, "DEVOLVIDO");
+    await notify(acc.companyId, e2eid, await txidOf(id));
+    expect((await refundsOf(id)).map((r) => [r.initiatedBy, r.natureza, r.amount, r.status])).toEqual([
+      ["merchant", null, 1_000, "done"],
+      ["psp", "MED_NOVA", 300, "done"],
+      ["psp", "ORIGINAL", 2_000, "done"],
+    ]);
+    expect(await txRow(id)).toMatchObject({ refundedAmount: 3_300 });
+    expect(await balance(acc.secretKey)).toMatchObject({ availableAtPsp: start.availableAtPsp - 3_300, reserved: 0 });
+    const [account] = await getDb().select().from(companies).where(eq(companies.id, acc.companyId));
+    const html = renderToStaticMarkup(createElement(TimelineCard, { timeline: (await getTransactionDetail({ account, now: new Date() }, id)).timeline }));
+    expect(html).toContain("Devolução feita pelo PSP (MED, Mecanismo Especial de Devolução): reembolso registrado");
   });
 
   it("in part, seen by the charge's re-read (GET /cob): a partial refund, the transaction stays paid", async () => {

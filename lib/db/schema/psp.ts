@@ -148,8 +148,8 @@ export const pspPixReceived = pgTable(
  * The refund is paid when the PSP says DEVOLVIDO; until then its amount is held in the merchant's
  * `reserved` ledger account (moved there from available with the row, docs/psp-api-pix.md).
  *
- * `initiatedBy` "psp": a devolução the PSP made by itself (a MED return, `natureza` MED_OPERACIONAL,
- * MED_FRAUDE or MED_PIX_AUTOMATICO), found listed on the Pix: its id is the PSP's, it held nothing
+ * `initiatedBy` "psp": a devolução made at the PSP without Arara (a MED return, `natureza` MED_*; or
+ * one the merchant made in the PSP's app, ORIGINAL or none), found listed on the Pix: its id is the PSP's, it held nothing
  * (`reserved` false) and is booked from availableAtPsp when DEVOLVIDO, once (the unique (e2eid,
  * devolucaoId) index, inserted in the transaction that books it; lib/services/psp/api-pix-refunds.ts).
  */
@@ -176,11 +176,11 @@ export const pspRefunds = pgTable(
     reserved: boolean().notNull().default(false),
     rtrId: text(),
     failReason: text(),
-    /** "merchant" (asked through Arara) | "psp" (a MED return the PSP made by itself). */
+    /** "merchant" (asked through Arara) | "psp" (made at the PSP without Arara: MED, or in the PSP's app). */
     initiatedBy: text().notNull().default("merchant"),
-    /** The PSP's DevolucaoNatureza of a return it made by itself (MED_*); null for the merchant's own. */
+    /** The PSP's DevolucaoNatureza of a return made without Arara (MED_*, ORIGINAL, or null when none given); null for the merchant's own. */
     natureza: text(),
-    /** The PSP's `motivo` of a return it made by itself, when it gave one. */
+    /** The PSP's `motivo` of a return made without Arara, when it gave one. */
     motivo: text(),
     nextCheckAt: timestamp({ withTimezone: true, mode: "date" }),
     leaseUntil: timestamp({ withTimezone: true, mode: "date" }),

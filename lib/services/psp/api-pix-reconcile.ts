@@ -13,7 +13,7 @@
  * 3. per PSP configuration, at most once a minute: `GET /pix?inicio=&fim=` over the time since the
  *    last read (with an overlap), and a re-read of every charge of ours a listed Pix names that was
  *    not decided yet (a late payment of an expired charge included); a return the PSP made by itself
- *    (MED) listed on a Pix that paid one of our charges is booked (applyMedReturns, once).
+ *    (MED), or made in the PSP's app, listed on a Pix that paid one of our charges is booked (applyMedReturns, once).
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";

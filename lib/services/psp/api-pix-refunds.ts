@@ -351,8 +351,9 @@ export async function openRefundsOf(companyId: number, e2eid: string): Promise<P
  */
 export const MED_NATUREZAS = ["MED_OPERACIONAL", "MED_FRAUDE", "MED_PIX_AUTOMATICO"] as const;
 
+/** A return under the MED: the three naturezas of 2.8.1, and any MED_* Banco Central adds later. */
 export function isMedReturn(d: { natureza?: string | null }): boolean {
-  return (MED_NATUREZAS as readonly string[]).includes(d.natureza ?? "");
+  return (MED_NATUREZAS as readonly string[]).includes(d.natureza ?? "") || (d.natureza ?? "").startsWith("MED_");
 }
 
 /** The Pix decisions that paid one of our charges (its money counted in availableAtPsp). */
@@ -367,9 +368,12 @@ type MedSubject = Pick<PspRefundRow, "companyId" | "transactionId" | "e2eid">;
  * ORIGINAL, or absent, which the spec reads as ORIGINAL): the merchant returned the money in the
  * bank's own app or internet banking, or a PSP that leaves natureza out made a MED return. Either way
  * the money left the merchant's PSP account: not booking it would leave availableAtPsp and
- * refundedAmount counting money that is gone. Our own devoluções are listed there too: applyMedReturn
- * knows them by id (their row is written before the PSP is asked) and leaves them to their own
- * re-read. Only a Pix that paid one of this account's charges counts: any other (not ours, an amount
+ * refundedAmount counting money that is gone. Our own devoluções are listed there too, and must never
+ * be booked a second time: applyMedReturn knows them by id (their row is written before the PSP is
+ * asked); here, one listed under an id that is ours but for its case (a PSP that rewrites ids) or
+ * with the return id (rtrId) one of ours carries is ours too, and while one of ours on this Pix is
+ * still open, a devolução that is not a MED waits (it may be ours under an id the PSP gave it: ours
+ * settles first, by its own re-read, and the next read decides). Only a Pix that paid one of this account's charges counts: any other (not ours, an amount
  * mismatch, a duplicate) put nothing in availableAtPsp, so nothing of it is booked. Read leniently,
  * decided strictly: a devolução is re-read with devolucaoSchema (id, valor, status) before it decides
  * anything; one that does not read is logged and left for a later read.
@@ -382,6 +386,11 @@ export async function applyMedReturns(companyId: number, pix: Pick<Pix, "endToEn
     .from(pspPixReceived)
     .where(and(eq(pspPixReceived.e2eid, pix.endToEndId), eq(pspPixReceived.companyId, companyId)));
   if (!received || !PAYING_DECISIONS.includes(received.decision)) return;
+  const ours = await getDb()
+    .select({ devolucaoId: pspRefunds.devolucaoId, rtrId: pspRefunds.rtrId, status: pspRefunds.status })
+    .from(pspRefunds)
+    .where(and(eq(pspRefunds.companyId, companyId), eq(pspRefunds.e2eid, pix.endToEndId), eq(pspRefunds.initiatedBy, "merchant")));
+  const oursOpen = ours.some((o) => (OPEN_REFUND_STATUSES as readonly string[]).includes(o.status));
   for (const listed of listedReturns) {
     const dev = devolucaoSchema.safeParse(listed);
     if (!dev.success) {
@@ -391,7 +400,19 @@ export async function applyMedReturns(companyId: number, pix: Pick<Pix, "endToEn
       );
       continue;
     }
-    await applyMedReturn({ companyId, transactionId: received.transactionId, e2eid: pix.endToEndId }, dev.data, now);
+    const d = dev.data;
+    const mine = ours.find((o) => o.devolucaoId === d.id || o.devolucaoId.toLowerCase() === d.id.toLowerCase() || (d.rtrId && o.rtrId === d.rtrId));
+    if (mine) {
+      if (mine.devolucaoId !== d.id) {
+        getLogger().warn(
+          { component: "api-pix", account: companyId, transaction: received.transactionId, devolucao: mine.devolucaoId, listedAs: d.id },
+          "api-pix: one of Arara's devoluções is listed by the PSP under another id: left to its own re-read, not booked again",
+        );
+      }
+      continue;
+    }
+    if (oursOpen && !isMedReturn(d)) continue;
+    await applyMedReturn({ companyId, transactionId: received.transactionId, e2eid: pix.endToEndId }, d, now);
   }
 }
 
@@ -503,7 +524,7 @@ export async function applyMedReturn(subject: MedSubject, dev: Devolucao, now: D
             "api-pix: a MED return of more than was still refundable: booked up to what was paid, the rest not (needs attention: check it at the PSP)",
           );
         } else {
-          log.warn({ ...medFields(subject, dev), booked: returned }, "api-pix: a MED return made by the PSP booked as a refund");
+          log.warn({ ...medFields(subject, dev), booked: returned }, "api-pix: a return made at the PSP without Arara (MED, or in the PSP's app) booked as a refund");
         }
         return row;
       } catch (e) {

@@ -91,7 +91,7 @@ export async function syncCharge(client: ApiPixClient, charge: PspChargeRow, now
     });
   }
 
-  // Returns the PSP made by itself (MED) listed on the charge's Pix: booked once each, as refunds.
+  // Returns made at the PSP without Arara (MED, or in the PSP's app) listed on the charge's Pix: booked once each, as refunds.
   for (const pix of received) {
     if (pix.txid !== undefined && pix.txid !== charge.txid) continue;
     await applyMedReturns(charge.companyId, pix, now);

@@ -163,8 +163,8 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
 }
 
 /**
- * `GET /pix/{e2eid}` and what it says of ours: the charge it paid (`GET /cob/{txid}`), the returns
- * the PSP made by itself (MED) on it, and our own devoluções of it. True when a charge was re-read.
+ * `GET /pix/{e2eid}` and what it says of ours: the charge it paid (`GET /cob/{txid}`), our own
+ * devoluções of it, and the returns made at the PSP without Arara (MED, or in the PSP's app) on it. True when a charge was re-read.
  */
 async function readPix(client: ApiPixClient, companyId: number, e2eid: string, now: Date): Promise<boolean> {
   const pix = await client.getPix(e2eid);
@@ -176,8 +176,6 @@ async function readPix(client: ApiPixClient, companyId: number, e2eid: string, n
       checked = true;
     }
   }
-  // A return the PSP made by itself (MED) on a Pix that paid one of our charges: booked once.
-  await applyMedReturns(companyId, pix, now);
   for (const refund of await openRefundsOf(companyId, e2eid)) {
     // Our own devolução in the list is read strictly before it decides anything (its status
     // among the known ones); one that does not read is left to the refund's own re-read.
@@ -185,6 +183,9 @@ async function readPix(client: ApiPixClient, companyId: number, e2eid: string, n
     const dev = listed ? devolucaoSchema.safeParse(listed) : null;
     if (dev?.success) await applyDevolucao(refund, dev.data, now);
   }
+  // Then the returns made at the PSP without Arara (MED, or in the PSP's app) on a Pix that paid one
+  // of our charges, booked once: after ours, which a devolução that is not a MED waits for.
+  await applyMedReturns(companyId, pix, now);
   return checked;
 }
 
