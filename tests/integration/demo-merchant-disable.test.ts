@@ -7,7 +7,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { users } from "@/lib/db/schema";
+import { companies, users } from "@/lib/db/schema";
+import { isDemoAccount } from "@/lib/services/accounts/change-password";
 import { findAccountByPublicKey, findAccountBySecretKey, rotateSecretKey } from "@/lib/services/accounts/accounts";
 import { verifyDashboardLogin } from "@/lib/services/accounts/dashboard-users";
 import { DEMO, disableDemoMerchant, ensureDemoMerchant } from "@/lib/services/accounts/demo-merchant";
@@ -31,8 +32,10 @@ describe("demo merchant on and off", () => {
     expect((await findAccountByPublicKey(DEMO.publicKey))?.id).toBe(id);
     expect(await disableDemoMerchant()).toBe(true);
     expect(await findAccountBySecretKey(DEMO.secretKey)).toBeNull();
-    // The published public key no longer tokenizes cards for it.
+    // The published public key no longer tokenizes cards for it; it is still known as the demo.
     expect(await findAccountByPublicKey(DEMO.publicKey)).toBeNull();
+    const [disabled] = await getDb().select().from(companies).where(eq(companies.id, id));
+    expect(isDemoAccount(disabled)).toBe(true);
     expect(await verifyDashboardLogin(DEMO.email, DEMO.password)).toBeNull();
     expect(await sessionVersions(id)).toEqual(before.map((v) => v + 1));
     // A second start with the demo off changes nothing more (and says so).

@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import type { Account } from "../context";
 import type { DashboardUser } from "./dashboard-users";
-import { DEMO } from "./demo-merchant";
+import { DEMO, DISABLED_PUBLIC_KEY } from "./demo-merchant";
 
 /**
  * The password rules of sign-up (app/(auth)/signup/form.ts, CreateAccountInput in accounts.ts): at
@@ -51,7 +51,9 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
  * The demo merchant's password is published (the sign-in page shows it when DEMO_MERCHANT is on, and
  * the README): changing it would lock every other visitor of a shared demo out and make both wrong.
  */
-export const isDemoAccount = (account: Pick<Account, "publicKey">) => safeEqual(account.publicKey, DEMO.publicKey);
+/** The demo account, enabled or disabled (demo-merchant.ts marks a disabled one's public key). */
+export const isDemoAccount = (account: Pick<Account, "publicKey">) =>
+  safeEqual(account.publicKey, DEMO.publicKey) || safeEqual(account.publicKey, DISABLED_PUBLIC_KEY);
 export const DEMO_PASSWORD_MESSAGE =
   "A senha da conta de demonstração é pública e não pode ser trocada: ela aparece na página de entrada. Para ter uma senha só sua, saia e crie a sua conta (Criar conta, na página de entrada).";
 

@@ -29,7 +29,7 @@ const DISABLED_LOGIN = "disabled:";
  * A disabled demo's public key: the published one behind the same mark, which no public key matches
  * (`pk_` first), so card tokenization with the published key stops too; enabling puts it back.
  */
-const DISABLED_PUBLIC_KEY = `${DISABLED_LOGIN}${DEMO.publicKey}`;
+export const DISABLED_PUBLIC_KEY = `${DISABLED_LOGIN}${DEMO.publicKey}`;
 
 async function demoCompanyId(): Promise<number | null> {
   const rows = await getDb()
