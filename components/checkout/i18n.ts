@@ -7,17 +7,8 @@ import { REFUSAL_DESCRIPTION_OTHER, REFUSAL_DESCRIPTIONS } from "@/lib/core/refu
 import { en } from "./i18n-en";
 import { installmentSplit as split, unbroken, type InstallmentLabel } from "./format";
 
-export type Locale = "pt" | "en";
-export const LOCALES: readonly Locale[] = ["pt", "en"];
-export const LANG_COOKIE = "checkout_lang";
-
-export function parseLocale(v: string | null | undefined): Locale | null {
-  if (!v) return null;
-  const s = v.toLowerCase();
-  if (s === "en" || s.startsWith("en-")) return "en";
-  if (s === "pt" || s.startsWith("pt-")) return "pt";
-  return null;
-}
+import type { Locale } from "@/lib/core/locale";
+export { LANG_COOKIE, LOCALES, parseLocale, type Locale } from "@/lib/core/locale";
 
 export type { InstallmentLabel } from "./format";
 

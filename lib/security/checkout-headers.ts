@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { LANG_COOKIE, parseLocale } from "@/lib/core/locale";
 
 /**
  * Security headers of the hosted checkout (the payer's page; card data is typed into it), applied
@@ -46,18 +47,18 @@ export function checkoutProxy(request: NextRequest): NextResponse {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
-  const lang = request.nextUrl.searchParams.get("lang");
-  const chosen = lang === "en" || lang === "pt" ? lang : null;
+  const chosen = parseLocale(request.nextUrl.searchParams.get("lang"));
   if (chosen) {
     // The page being rendered now reads the choice too (the 404 page has no query string to read).
     const others = (request.headers.get("cookie") ?? "")
       .split(";")
       .map((c) => c.trim())
-      .filter((c) => c && !c.startsWith("checkout_lang="));
-    requestHeaders.set("cookie", [...others, `checkout_lang=${chosen}`].join("; "));
+      .filter((c) => c && !c.startsWith(`${LANG_COOKIE}=`));
+    requestHeaders.set("cookie", [...others, `${LANG_COOKIE}=${chosen}`].join("; "));
   }
-  // The root layout's <html lang> (proxy.ts names the header): English when the payer chose it.
-  if ((chosen ?? request.cookies.get("checkout_lang")?.value) === "en") requestHeaders.set("x-arara-page-lang", "en");
+  // The root layout's <html lang> (proxy.ts names the header): English when the payer chose it, read
+  // by the page's own rule (the query, then the cookie).
+  if ((chosen ?? parseLocale(request.cookies.get(LANG_COOKIE)?.value)) === "en") requestHeaders.set("x-arara-page-lang", "en");
   else requestHeaders.delete("x-arara-page-lang");
   const response = NextResponse.next({ request: { headers: requestHeaders } });
 
@@ -72,7 +73,7 @@ export function checkoutProxy(request: NextRequest): NextResponse {
 
   // ?lang=en|pt sticks for the next pages of the same payment (a new PIX, a retry) via a cookie.
   if (chosen) {
-    response.cookies.set("checkout_lang", chosen, { path: "/checkout", maxAge: 60 * 60 * 24 * 180, sameSite: "lax", httpOnly: true, secure: https });
+    response.cookies.set(LANG_COOKIE, chosen, { path: "/checkout", maxAge: 60 * 60 * 24 * 180, sameSite: "lax", httpOnly: true, secure: https });
   }
   return response;
 }

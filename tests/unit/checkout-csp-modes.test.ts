@@ -52,6 +52,9 @@ describe("the page's language for the root layout's <html lang>", () => {
     expect(langOf("http://localhost:3000/checkout/abc123?lang=en")).toBe("en");
     expect(langOf("http://localhost:3000/checkout/abc123", "checkout_lang=en")).toBe("en");
     expect(langOf("http://localhost:3000/checkout/abc123?lang=pt", "checkout_lang=en")).toBeNull();
+    // The page's own rule: any case, a region after it.
+    expect(langOf("http://localhost:3000/checkout/abc123?lang=EN-us")).toBe("en");
+    expect(langOf("http://localhost:3000/checkout/abc123?lang=PT-br", "checkout_lang=en")).toBeNull();
     expect(langOf("http://localhost:3000/checkout/abc123")).toBeNull();
     // A client's own header does not reach the layout: Next keeps only the headers the proxy passes on.
     const forged = checkoutProxy(new NextRequest("http://localhost:3000/checkout/abc123", { headers: { "x-arara-page-lang": "en" } }));
