@@ -89,12 +89,27 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("every example in the document (responses, webhooks, schemas) is valid against the schema it illustrates", () => {
+  it("every example in the document (requests, parameters, responses, webhooks, schemas) is valid against the schema it illustrates", () => {
     const problems: string[] = [];
     const examplesOf = (c: Record<string, any>) => [...(c.example !== undefined ? [c.example] : []), ...Object.values(c.examples ?? {}).map((e: any) => e.value)];
     let checked = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<Record<string, any>>(item)) {
+        if (typeof op !== "object" || !op || !op.responses) continue;
+        for (const [type, c] of Object.entries<Record<string, any>>(op.requestBody?.content ?? {})) {
+          if (!c.schema) continue;
+          for (const ex of examplesOf(c)) {
+            checked++;
+            problems.push(...validateAgainst(doc, c.schema, ex).map((p) => `${method.toUpperCase()} ${path} request (${type}): ${p}`));
+          }
+        }
+        for (const param of [...(item.parameters ?? []), ...(op.parameters ?? [])] as Record<string, any>[]) {
+          if (!param.schema) continue;
+          for (const ex of examplesOf(param)) {
+            checked++;
+            problems.push(...validateAgainst(doc, param.schema, ex).map((p) => `${method.toUpperCase()} ${path} parameter ${param.name}: ${p}`));
+          }
+        }
         for (const [status, res] of Object.entries<Record<string, any>>(op.responses ?? {})) {
           const c = res.content?.["application/json"];
           if (!c?.schema) continue;
@@ -118,7 +133,7 @@ describe("the OpenAPI document", () => {
         problems.push(...validateAgainst(doc, { $ref: `#/components/schemas/${name}` }, ex).map((p) => `schema ${name}: ${p}`));
       }
     }
-    expect(checked).toBeGreaterThan(5);
+    expect(checked).toBeGreaterThan(40);
     expect(problems).toEqual([]);
   });
 
