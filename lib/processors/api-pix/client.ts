@@ -15,6 +15,7 @@ import { pixCopiaEColaProblem } from "./helpers";
 import {
   API_PIX_SCOPES,
   chaveSchema,
+  COB_DEFAULT_EXPIRACAO,
   cobCompletaSchema,
   cobGeradaSchema,
   cobRevisadaSchema,
@@ -78,6 +79,12 @@ export class ApiPixClient extends PspHttpClient {
       const problem = pixCopiaEColaProblem(cob);
       if (problem) throw this.invalidResponse(op, problem);
     }
+    // A PSP that leaves `calendario.expiracao` out of its answer created the charge with what it was
+    // asked for (the spec's default, 86400, only when the request had none): that, and not the
+    // default, is when the PSP stops taking payments, so it is what the charge's expiry counts from.
+    if (cob.calendario.expiracao === undefined) {
+      return { ...cob, calendario: { ...cob.calendario, expiracao: body.calendario.expiracao ?? COB_DEFAULT_EXPIRACAO } };
+    }
     return cob;
   }
 
@@ -133,8 +140,9 @@ export class ApiPixClient extends PspHttpClient {
     for (let page = 0; page < maxPages; page++) {
       const result = await this.listPix({ ...query, paginaAtual: page });
       out.push(...result.pix);
+      // Pages not said by the PSP (pagesOf): read on until a page comes back empty.
       const pages = result.parametros.paginacao.quantidadeDePaginas;
-      if (page + 1 >= pages || result.pix.length === 0) return out;
+      if ((pages !== undefined && page + 1 >= pages) || result.pix.length === 0) return out;
     }
     throw this.invalidResponse("GET /pix", `mais de ${maxPages} páginas`);
   }

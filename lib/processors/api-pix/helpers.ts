@@ -8,6 +8,7 @@ import { isValidCnpj, isValidCpf, normalizeDocument } from "@/lib/domain/documen
 import { BrCodeError, buildDynamicBrCode, parseBrCode } from "@/lib/domain/pix/brcode";
 import { parsePixKey } from "@/lib/domain/pix/keys";
 import {
+  COB_DEFAULT_EXPIRACAO,
   cobSolicitadaSchema,
   devolucaoSolicitadaSchema,
   TXID_REGEX,
@@ -99,11 +100,15 @@ export function cobExpiracaoSeconds(input: { expiresInDays?: number; expiresInSe
   return seconds;
 }
 
-/** When the charge stops being payable: `calendario.criacao` + `calendario.expiracao` seconds. */
+/**
+ * When the charge stops being payable: `calendario.criacao` + `calendario.expiracao` seconds (the
+ * spec's default, 86400, when the charge carries none: ApiPixClient.createCob fills in what was asked
+ * for before it gets here).
+ */
 export function cobExpiresAt(cob: Pick<CobGerada, "calendario">): Date {
   const created = Date.parse(cob.calendario.criacao);
   if (Number.isNaN(created)) throw new RangeError(`Invalid calendario.criacao "${cob.calendario.criacao}"`);
-  return new Date(created + cob.calendario.expiracao * 1000);
+  return new Date(created + (cob.calendario.expiracao ?? COB_DEFAULT_EXPIRACAO) * 1000);
 }
 
 export type CustomerLike = { name: string; document?: { type: string; number: string } | null };

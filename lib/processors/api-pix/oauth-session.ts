@@ -65,6 +65,12 @@ export const EFI_PIX_SEND_SCOPE = "pix.send gn.pix.send.read";
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** The operation named by errors of the token endpoint (no request to the API was made). */
 export const TOKEN_OPERATION = "POST token";
+/**
+ * The lifetime assumed of a token whose answer has no `expires_in` (only RECOMMENDED by RFC 6749
+ * 5.1): short, so that a token the PSP makes shorter-lived is not used long past its end (a 401
+ * renews it anyway, at the cost of a call).
+ */
+export const DEFAULT_TOKEN_LIFETIME_S = 300;
 /** A token is renewed this long before it expires: a tenth of its life, at most a minute. */
 const refreshMargin = (lifetimeMs: number) => Math.min(60_000, Math.floor(lifetimeMs / 10));
 
@@ -192,9 +198,10 @@ export class OAuthSession {
       const value = parsed.data.access_token;
       if (!/^[\x21-\x7e]+$/.test(value)) throw this.logged(this.invalidResponse(operation, "access_token com caracteres inválidos"));
       this.rememberSecret(value);
-      const lifetime = parsed.data.expires_in * 1000;
+      const expiresIn = parsed.data.expires_in ?? DEFAULT_TOKEN_LIFETIME_S;
+      const lifetime = Math.floor(expiresIn * 1000);
       this.token = { value, expiresAt: started + lifetime - refreshMargin(lifetime) };
-      this.log.debug({ host: this.tokenUrl.host, expiresIn: parsed.data.expires_in }, "api-pix access token issued");
+      this.log.debug({ host: this.tokenUrl.host, expiresIn, assumed: parsed.data.expires_in === undefined }, "api-pix access token issued");
       return value;
     }
     const host = this.tokenUrl.host;

@@ -23,7 +23,10 @@
  *   Status values outside the enumerations are read as text: an unknown cob status is "not paid, not
  *   final" to the caller (api-pix-sync.ts keeps checking and logs it).
  * - Date-times in responses are read leniently (pspDateTimeSchema): lowercase "t"/"z", a space for
- *   "T", an offset without colon, and no offset at all, which is read as Brasília time (-03:00).
+ *   "T", an offset without colon or of hours only, a long fraction, and no offset at all, which is
+ *   read as Brasília time (-03:00).
+ * - In every response, a property that is `null` is read as absent (pspAnswer, dropNulls); numbers
+ *   that PSPs write as strings of digits are read as numbers where the spec has an integer.
  */
 import { z } from "zod";
 
@@ -58,21 +61,25 @@ export const chaveSchema = z.string().min(1).max(CHAVE_MAX_LENGTH);
 /** RFC 3339 date-time: "2020-09-09T20:15:00.358Z" or with an offset ("-03:00"). What requests carry. */
 export const dateTimeSchema = z.iso.datetime({ offset: true });
 
-const LENIENT_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)([Zz]|[+-]\d{2}:?\d{2})?$/;
+const LENIENT_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * A date-time as PSPs send it, normalised to RFC 3339 ("2020-09-09T20:15:00.358Z",
  * "2020-09-09T17:15:00-03:00"): "t" and "z" in lowercase, a space for "T", an offset without colon
- * ("-0300"), and no offset at all, which some PSPs send: that is read as Brasília time (-03:00, no
- * daylight saving since 2019), the time zone of the Pix arrangement, never as the server's local
- * time. Returns null for anything else or an impossible date.
+ * ("-0300") or of hours only ("-03"), a fraction of more than 9 digits (cut to 9), and no offset
+ * at all, which some PSPs send: that is read as Brasília time (-03:00, no daylight saving since
+ * 2019), the time zone of the Pix arrangement, never as the server's local time. Returns null for anything else or an impossible date.
  */
 export function normalizePspDateTime(text: string): string | null {
   const m = LENIENT_DATE_TIME.exec(text.trim());
   if (!m) return null;
-  const time = m[2].length === 5 ? `${m[2]}:00` : m[2];
-  let offset = m[3] ?? "-03:00";
+  // Seconds default to 00; a fraction longer than RFC 3339's usual 9 digits (some PSPs send 10 or
+  // more) is cut to 9: nothing below a nanosecond decides anything.
+  const fraction = m[4] === undefined ? "" : `.${m[4].slice(0, 9)}`;
+  const time = `${m[2]}:${m[3] ?? "00"}${fraction}`;
+  let offset = m[5] ?? "-03:00";
   if (offset === "z") offset = "Z";
+  else if (offset.length === 3) offset = `${offset}:00`; // "-03": an offset of whole hours
   else if (offset.length === 5) offset = `${offset.slice(0, 3)}:${offset.slice(3)}`;
   const out = `${m[1]}T${time}${offset}`;
   return Number.isNaN(Date.parse(out)) || !dateTimeSchema.safeParse(out).success ? null : out;
@@ -100,6 +107,35 @@ function lenientArray<T extends z.ZodType>(item: T) {
 }
 /** Any text, or nothing: a field that is read for display or not at all. */
 const anyText = z.string().optional().catch(undefined);
+
+/**
+ * `null` where a property is absent: JSON `null` means nothing in the API Pix (no property of the
+ * spec is nullable), and PSPs write `"pixCopiaECola": null`, `"txid": null`, `"expires_in": null`
+ * for what they leave out. Every property of an object whose value is null is dropped, at any depth
+ * (items of arrays are left alone: a null item is an item that does not read). Returns a copy.
+ */
+export function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+  return out;
+}
+
+/**
+ * An answer of the PSP read through `schema` after dropNulls (and `also`, a further rewrite of the
+ * raw value such as an alias). Its input type stays the schema's, so the local PSP of the tests is
+ * still type-checked when it builds its answers with it.
+ */
+function pspAnswer<U extends z.ZodType>(schema: U, also: (v: unknown) => unknown = (v) => v) {
+  return z.preprocess<unknown, U, z.input<U>>((v) => also(dropNulls(v)), schema);
+}
+
+/**
+ * A whole number as PSPs write it: a JSON integer or a string of digits ("3600", as the spec's own
+ * example of `calendario.expiracao` does).
+ */
+const wholeNumber = z.union([z.int(), z.string().trim().regex(/^\d{1,10}$/, "must be a whole number").transform(Number)]);
 const httpUrlSchema = z.url({ protocol: /^https?$/ });
 
 /** Status of the charge record (CobrancaStatus); it does not say whether the charge has expired. */
@@ -213,13 +249,9 @@ export const pixConsultaQuerySchema = z
 export type PixConsultaQuery = z.input<typeof pixConsultaQuerySchema>;
 
 // ---- responses -----------------------------------------------------------------------------------
+// Each is read through pspAnswer: a property that is null is read as absent.
 
-/**
- * Devolucao: one of OUR refunds (`PUT|GET /pix/{e2eid}/devolucao/{id}`), whose id, valor and status
- * decide money: these are strict (an unknown status fails the read, and the refund is read again
- * later: never booked on a status Arara does not know). The rest is read leniently.
- */
-export const devolucaoSchema = z.looseObject({
+const devolucaoObject = z.looseObject({
   id: devolucaoIdSchema,
   /** The return's end-to-end id; not money, and some PSPs send it late or longer: any text. */
   rtrId: anyText,
@@ -237,6 +269,12 @@ export const devolucaoSchema = z.looseObject({
   status: devolucaoStatusSchema,
   motivo: anyText,
 });
+/**
+ * Devolucao: one of OUR refunds (`PUT|GET /pix/{e2eid}/devolucao/{id}`), whose id, valor and status
+ * decide money: these are strict (an unknown status fails the read, and the refund is read again
+ * later: never booked on a status Arara does not know). The rest is read leniently.
+ */
+export const devolucaoSchema = pspAnswer(devolucaoObject);
 export type Devolucao = z.infer<typeof devolucaoSchema>;
 
 /**
@@ -244,38 +282,53 @@ export type Devolucao = z.infer<typeof devolucaoSchema>;
  * with its own id and natureza). Nothing in it is trusted to decide money as it is: a caller that
  * finds one of its own re-reads it with devolucaoSchema. Any text everywhere.
  */
-export const devolucaoListadaSchema = z.looseObject({
-  id: z.string(),
-  rtrId: anyText,
-  valor: z.string(),
-  natureza: anyText,
-  descricao: anyText,
-  horario: z.looseObject({ solicitacao: anyText, liquidacao: anyText }).optional().catch(undefined),
-  status: z.string(),
-  motivo: anyText,
-});
+export const devolucaoListadaSchema = pspAnswer(
+  z.looseObject({
+    id: z.string(),
+    rtrId: anyText,
+    valor: z.string(),
+    natureza: anyText,
+    descricao: anyText,
+    horario: z.looseObject({ solicitacao: anyText, liquidacao: anyText }).optional().catch(undefined),
+    status: z.string(),
+    motivo: anyText,
+  }),
+);
 export type DevolucaoListada = z.infer<typeof devolucaoListadaSchema>;
+
+/**
+ * `txId` (Santander's spelling) read as `txid`: when both come, `txid` is the one read.
+ */
+function txIdAlias(v: unknown): unknown {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  if (o.txid !== undefined || o.txId === undefined) return v;
+  return { ...o, txid: o.txId };
+}
 
 /**
  * Pix: a payment received. endToEndId, valor and horario decide money (strict; horario in any of the
  * forms pspDateTimeSchema reads). txid names the charge: any text up to 35 is read ("" as none), since
- * it is only ever compared with our own txids. The rest is lenient, and a devolução of the list that
- * does not parse is dropped.
+ * it is only ever compared with our own txids; `txId` is read as `txid` (txIdAlias). The rest is
+ * lenient, and a devolução of the list that does not parse is dropped.
  */
-export const pixSchema = z.looseObject({
-  endToEndId: e2eidSchema,
-  txid: z
-    .string()
-    .max(35)
-    .optional()
-    .transform((t) => (t === "" ? undefined : t)),
-  valor: valorSchema,
-  componentesValor: z.unknown().optional(),
-  chave: anyText,
-  horario: pspDateTimeSchema,
-  infoPagador: anyText,
-  devolucoes: lenientArray(devolucaoListadaSchema).optional().catch(undefined),
-});
+export const pixSchema = pspAnswer(
+  z.looseObject({
+    endToEndId: e2eidSchema,
+    txid: z
+      .string()
+      .max(35)
+      .optional()
+      .transform((t) => (t === "" ? undefined : t)),
+    valor: valorSchema,
+    componentesValor: z.unknown().optional(),
+    chave: anyText,
+    horario: pspDateTimeSchema,
+    infoPagador: anyText,
+    devolucoes: lenientArray(devolucaoListadaSchema).optional().catch(undefined),
+  }),
+  txIdAlias,
+);
 export type Pix = z.infer<typeof pixSchema>;
 
 /**
@@ -289,16 +342,34 @@ export const payloadLocationSchema = z.looseObject({
   criacao: anyText,
 });
 
-/** CobGerada: the answer to `PUT /cob/{txid}`. */
-export const cobGeradaSchema = z.looseObject({
-  calendario: z.looseObject({ criacao: pspDateTimeSchema, expiracao: z.int() }),
+/** Release 2.1.x spelt two CobrancaStatus values in the masculine; read as the 2.2+ ones. */
+const COB_STATUS_ALIASES: Record<string, CobStatus> = {
+  REMOVIDO_PELO_USUARIO_RECEBEDOR: "REMOVIDA_PELO_USUARIO_RECEBEDOR",
+  REMOVIDO_PELO_PSP: "REMOVIDA_PELO_PSP",
+};
+
+/** The spec's `calendario.expiracao` when a cob is created without one (CobExpiracao's default). */
+export const COB_DEFAULT_EXPIRACAO = 86_400;
+
+const cobGeradaObject = z.looseObject({
+  calendario: z.looseObject({
+    criacao: pspDateTimeSchema,
+    /**
+     * Seconds, as a number or a string of digits (the spec's own example writes "3600"). A PSP may
+     * leave it out of its answer: the client then takes what it asked for (client.ts createCob).
+     */
+    expiracao: wholeNumber.optional(),
+  }),
   txid: txidSchema,
   revisao: z.int().min(0).optional().catch(undefined),
   loc: payloadLocationSchema.optional().catch(undefined),
   /** The payload location without scheme ("pix.example.com/qr/v2/..."), the BR Code's field 26-25. */
   location: anyText,
-  /** CobrancaStatus; a value outside COB_STATUSES is read as text (not paid, not final: api-pix-sync.ts). */
-  status: z.string(),
+  /**
+   * CobrancaStatus; a value outside COB_STATUSES is read as text (not paid, not final:
+   * api-pix-sync.ts). The 2.1.x spellings REMOVIDO_PELO_* are read as REMOVIDA_PELO_*.
+   */
+  status: z.string().transform((st) => COB_STATUS_ALIASES[st] ?? st),
   devedor: devedorResponseSchema.optional().catch(undefined),
   valor: z.looseObject({ original: valorSchema, modalidadeAlteracao: z.unknown().optional() }),
   chave: z.string(),
@@ -307,65 +378,119 @@ export const cobGeradaSchema = z.looseObject({
   /** The BR Code (optional in the spec since 2.6.0); checked by the client (pixCopiaEColaProblem). */
   pixCopiaECola: z.string().max(PIX_COPIA_E_COLA_MAX_LENGTH).optional(),
 });
+
+/** CobGerada: the answer to `PUT /cob/{txid}`. */
+export const cobGeradaSchema = pspAnswer(cobGeradaObject);
 export type CobGerada = z.infer<typeof cobGeradaSchema>;
 
 /** CobCompleta: `GET /cob/{txid}`, with the Pix received for the charge (txid of 26 to 35 there). */
-export const cobCompletaSchema = cobGeradaSchema.extend({
-  /** Strict per Pix: a Pix of the charge that does not read fails the read (tried again later), never dropped. */
-  pix: z.array(pixSchema).optional(),
-});
+export const cobCompletaSchema = pspAnswer(
+  cobGeradaObject.extend({
+    /** Strict per Pix: a Pix of the charge that does not read fails the read (tried again later), never dropped. */
+    pix: z.array(pixSchema).optional(),
+  }),
+);
 export type CobCompleta = z.infer<typeof cobCompletaSchema>;
 
+/** A count of Paginacao: a whole number of at least `min`, or nothing when the PSP wrote something else. */
+const pageCount = (min: number) => wholeNumber.pipe(z.int().min(min)).optional().catch(undefined);
+
+/**
+ * Paginacao, as read: each field a whole number (or a string of digits), or absent when missing or
+ * unreadable; quantidadeDePaginas then as pixConsultadosSchema works it out.
+ */
 export const paginacaoSchema = z.looseObject({
-  paginaAtual: z.int().min(0),
-  itensPorPagina: z.int().min(1),
+  paginaAtual: pageCount(0),
+  itensPorPagina: pageCount(1),
   /** The spec says at least 1; an empty result may well come back with 0, so that is read too. */
-  quantidadeDePaginas: z.int().min(0),
-  quantidadeTotalDeItens: z.int().min(0),
+  quantidadeDePaginas: pageCount(0),
+  quantidadeTotalDeItens: pageCount(0),
 });
+export type Paginacao = z.infer<typeof paginacaoSchema>;
+
+/**
+ * How many pages `GET /pix` has, when the PSP did not say: from quantidadeTotalDeItens and
+ * itensPorPagina when it gave both; else this page is the last one when it holds fewer items than a
+ * page does (or none); else it is unknown (undefined): the caller reads on until a page comes back
+ * empty or short. `items` counts the page's items as sent, those that did not read included.
+ */
+export function pagesOf(p: Paginacao, items: number): number | undefined {
+  if (p.quantidadeDePaginas !== undefined) return p.quantidadeDePaginas;
+  if (p.quantidadeTotalDeItens !== undefined && p.itensPorPagina !== undefined) {
+    return Math.max(1, Math.ceil(p.quantidadeTotalDeItens / p.itensPorPagina));
+  }
+  if (items === 0 || (p.itensPorPagina !== undefined && items < p.itensPorPagina)) return (p.paginaAtual ?? 0) + 1;
+  return undefined;
+}
 
 /**
  * PixConsultados: `GET /pix`. The spec lists `["parametros", "cobs"]` as required here, a slip for
- * `pix` (the property it defines); `pix` is read as an empty list when a PSP leaves it out.
+ * `pix` (the property it defines); `pix` is read as an empty list when a PSP leaves it out. Nothing of
+ * `parametros` decides money: a field missing there does not fail the page (quantidadeDePaginas is
+ * worked out by pagesOf; undefined when it cannot be).
  */
-export const pixConsultadosSchema = z.looseObject({
-  parametros: z.looseObject({
-    inicio: anyText,
-    fim: anyText,
-    paginacao: paginacaoSchema,
-  }),
-  /** A Pix that does not read is dropped from the page (GET /cob of each charge is the authority). */
-  pix: lenientArray(pixSchema).default([]),
-});
+export const pixConsultadosSchema = pspAnswer(
+  z
+    .looseObject({
+      parametros: z
+        .looseObject({
+          inicio: anyText,
+          fim: anyText,
+          paginacao: paginacaoSchema.optional().catch(undefined),
+        })
+        .optional()
+        .catch(undefined),
+      pix: z.array(z.unknown()).optional().catch(undefined),
+    })
+    .transform(({ parametros, pix: raw, ...rest }) => {
+      const items = raw ?? [];
+      const paginacao = parametros?.paginacao ?? {};
+      return {
+        ...rest,
+        parametros: { ...parametros, paginacao: { ...paginacao, quantidadeDePaginas: pagesOf(paginacao, items.length) } },
+        /** A Pix that does not read is dropped from the page (GET /cob of each charge is the authority). */
+        pix: items.flatMap((i) => {
+          const r = pixSchema.safeParse(i);
+          return r.success ? [r.data] : [];
+        }),
+      };
+    }),
+);
 export type PixConsultados = z.infer<typeof pixConsultadosSchema>;
 
 /**
  * WebhookCompleto: `GET /webhook/{chave}`. The schema requires `cnpj` while the spec's example shows
  * `chave` instead; PSPs differ, so both are optional here.
  */
-export const webhookCompletoSchema = z.looseObject({
-  webhookUrl: z.string().min(1),
-  chave: anyText,
-  cnpj: anyText,
-  criacao: anyText,
-});
+export const webhookCompletoSchema = pspAnswer(
+  z.looseObject({
+    webhookUrl: z.string().min(1),
+    chave: anyText,
+    cnpj: anyText,
+    criacao: anyText,
+  }),
+);
 export type WebhookCompleto = z.infer<typeof webhookCompletoSchema>;
 
 /** What the PSP posts to `{webhookUrl}/pix`: Pix received with a txid, and refunds that reached a final status. */
-export const webhookPixCallbackSchema = z.looseObject({ pix: z.array(pixSchema) });
+export const webhookPixCallbackSchema = pspAnswer(z.looseObject({ pix: z.array(pixSchema) }));
 export type WebhookPixCallback = z.infer<typeof webhookPixCallbackSchema>;
 
-/** Problema (RFC 7807), the body of every error answer. */
-export const problemaSchema = z.looseObject({
-  type: z.string(),
-  title: z.string(),
-  status: z.int(),
-  detail: z.string().optional(),
-  correlationId: z.string().optional(),
-  violacoes: z
-    .array(z.looseObject({ razao: z.string().optional(), propriedade: z.string().optional(), valor: z.string().optional() }))
-    .optional(),
-});
+/**
+ * Problema (RFC 7807), the body of every error answer. Only `type`, `title` and `status` are needed to
+ * read it; the rest is read field by field (a violação whose `valor` is a number, as some PSPs send,
+ * loses that field, not the whole body).
+ */
+export const problemaSchema = pspAnswer(
+  z.looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: wholeNumber,
+    detail: anyText,
+    correlationId: anyText,
+    violacoes: lenientArray(z.looseObject({ razao: anyText, propriedade: anyText, valor: anyText })).optional().catch(undefined),
+  }),
+);
 export type Problema = z.infer<typeof problemaSchema>;
 
 // ---- OAuth2 (RFC 6749, client credentials; the spec's securityScheme `OAuth2`) ---------------------
@@ -379,13 +504,22 @@ export const tokenRequestSchema = z.strictObject({
   scope: z.string().optional(),
 });
 
-export const tokenResponseSchema = z.looseObject({
-  access_token: z.string().min(1),
-  token_type: z.string().refine((t) => t.toLowerCase() === "bearer", "token_type must be Bearer"),
-  /** Seconds. Some PSPs send it as a string of digits. */
-  expires_in: z.union([z.int().positive(), z.string().regex(/^\d{1,9}$/).transform(Number)]),
-  scope: z.string().optional(),
-});
+/**
+ * The token's answer. `expires_in` is only RECOMMENDED (RFC 6749 5.1): absent, the session assumes a
+ * short lifetime (oauth-session.ts, DEFAULT_TOKEN_LIFETIME_S). Seconds, a number (a fraction is read
+ * too) or a string of one ("3600", "3599.5"); zero or less is refused.
+ */
+export const tokenResponseSchema = pspAnswer(
+  z.looseObject({
+    access_token: z.string().min(1),
+    token_type: z.string().refine((t) => t.toLowerCase() === "bearer", "token_type must be Bearer"),
+    expires_in: z
+      .union([z.number(), z.string().trim().regex(/^\d{1,9}(\.\d+)?$/, "must be a number of seconds").transform(Number)])
+      .pipe(z.number().positive().max(INT32_MAX))
+      .optional(),
+    scope: anyText,
+  }),
+);
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 export const oauthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });

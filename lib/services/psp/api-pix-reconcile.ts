@@ -50,19 +50,38 @@ async function scanWindow(client: ScanClient, inicio: Date, fim: Date): Promise<
   let end = fim;
   for (;;) {
     const first = await client.listPix({ inicio, fim: end, txIdPresente: true, paginaAtual: 0, itensPorPagina: SCAN_PAGE_SIZE });
-    const pages = first.parametros.paginacao.quantidadeDePaginas;
+    // Undefined when the PSP did not say and the first page is full (pagesOf): pages are read until
+    // one comes back empty or short, and a window still not read to its end after SCAN_MAX_PAGES is
+    // halved as one said to be too long would be.
+    const stated = first.parametros.paginacao.quantidadeDePaginas;
     const span = end.getTime() - inicio.getTime();
-    if (pages > SCAN_MAX_PAGES && span > SCAN_MIN_WINDOW_MS) {
-      end = new Date(inicio.getTime() + Math.max(SCAN_MIN_WINDOW_MS, Math.floor(span / 2)));
+    const halve = () => new Date(inicio.getTime() + Math.max(SCAN_MIN_WINDOW_MS, Math.floor(span / 2)));
+    if (stated !== undefined && stated > SCAN_MAX_PAGES && span > SCAN_MIN_WINDOW_MS) {
+      end = halve();
       continue;
     }
     const listed = [...first.pix];
-    for (let page = 1; page < Math.min(pages, SCAN_MAX_PAGES) && first.pix.length > 0; page++) {
+    // A count the PSP stated is read up to SCAN_MAX_PAGES; without one, the window is read when a page
+    // comes back empty or known to be the last (short).
+    let readToEnd = stated !== undefined;
+    for (let page = 1; page < Math.min(stated ?? SCAN_MAX_PAGES, SCAN_MAX_PAGES) && (stated === undefined || first.pix.length > 0); page++) {
       const next = await client.listPix({ inicio, fim: end, txIdPresente: true, paginaAtual: page, itensPorPagina: SCAN_PAGE_SIZE });
-      if (next.pix.length === 0) break;
+      if (next.pix.length === 0) {
+        readToEnd = true;
+        break;
+      }
       listed.push(...next.pix);
+      const pages = next.parametros.paginacao.quantidadeDePaginas;
+      if (stated === undefined && pages !== undefined && page + 1 >= pages) {
+        readToEnd = true;
+        break;
+      }
     }
-    if (pages > SCAN_MAX_PAGES) log().error({ pages, inicio, fim: end }, "api-pix GET /pix: more Pix than a scan reads even in its smallest window: the rest is left to each charge's own re-read");
+    if (!readToEnd && span > SCAN_MIN_WINDOW_MS) {
+      end = halve();
+      continue;
+    }
+    if ((stated ?? 0) > SCAN_MAX_PAGES || !readToEnd) log().error({ pages: stated ?? "unknown", inicio, fim: end }, "api-pix GET /pix: more Pix than a scan reads even in its smallest window: the rest is left to each charge's own re-read");
     return { listed, until: end };
   }
 }
