@@ -141,9 +141,11 @@ describe("request builders", () => {
     expect(() => buildCobRequest({ amount: 100, chave: "loja@example.com", expiracao: 0 })).toThrow();
   });
 
-  it("a devolução: amount, natureza ORIGINAL and an optional text; ids from our refund ids", () => {
+  it("a devolução: amount and an optional text, natureza only when RETIRADA (absent is ORIGINAL); ids from our refund ids", () => {
     const body = buildDevolucaoRequest({ amount: 250, descricao: " Troca " });
-    expect(body).toEqual({ valor: "2.50", natureza: "ORIGINAL", descricao: "Troca" });
+    expect(body).toEqual({ valor: "2.50", descricao: "Troca" });
+    expect(buildDevolucaoRequest({ amount: 250, natureza: "ORIGINAL" })).toEqual({ valor: "2.50" });
+    expect(buildDevolucaoRequest({ amount: 250, natureza: "RETIRADA" })).toEqual({ valor: "2.50", natureza: "RETIRADA" });
     expect(devolucaoSolicitadaSchema.safeParse(body).success).toBe(true);
     expect(() => buildDevolucaoRequest({ amount: 0 })).toThrow(RangeError);
     expect(devolucaoIdFor(77)).toBe("77");

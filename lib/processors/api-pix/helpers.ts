@@ -169,12 +169,17 @@ export function buildCobRequest(input: CobRequestInput): CobSolicitada {
   return cobSolicitadaSchema.parse(body);
 }
 
-/** The body of `PUT /pix/{e2eid}/devolucao/{id}`: a refund of `amount` centavos of a common Pix. */
-export function buildDevolucaoRequest(input: { amount: number; descricao?: string }): DevolucaoSolicitada {
+/**
+ * The body of `PUT /pix/{e2eid}/devolucao/{id}`: a refund of `amount` centavos of a common Pix.
+ * `natureza` is sent only when it is RETIRADA (a Pix Saque or Troco): absent means ORIGINAL in the
+ * spec, and some PSPs refuse the field on a common Pix.
+ */
+export function buildDevolucaoRequest(input: { amount: number; descricao?: string; natureza?: DevolucaoSolicitada["natureza"] }): DevolucaoSolicitada {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
     throw new RangeError(`A refund's amount must be a positive number of centavos, got ${input.amount}`);
   }
-  const body: DevolucaoSolicitada = { valor: centsToValor(input.amount), natureza: "ORIGINAL" };
+  const body: DevolucaoSolicitada = { valor: centsToValor(input.amount) };
+  if (input.natureza === "RETIRADA") body.natureza = "RETIRADA";
   const text = input.descricao?.replace(/\s+/g, " ").trim();
   if (text) body.descricao = Array.from(text).slice(0, 140).join("");
   return devolucaoSolicitadaSchema.parse(body);
