@@ -24,7 +24,7 @@ let dir: string;
 
 test.beforeAll(async () => {
   // Scopes enforced as strict PSPs do: a token carries only the scopes its request asked.
-  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY, PAYER_KEY], requireScopes: true });
+  psp = await startApiPixPsp({ pki: makeTestPki(), keys: [KEY, PAYER_KEY], requireScopes: true, allowHttpWebhook: true });
   dir = mkdtempSync(path.join(os.tmpdir(), "psp-e2e-"));
   writeFileSync(path.join(dir, "client.crt"), psp.pki.client.certPem);
   writeFileSync(path.join(dir, "client.key"), psp.pki.client.keyPem);

@@ -30,7 +30,7 @@ export function localPspForFile(keys: string[]): { readonly psp: ApiPixPsp; read
   const local = {} as { psp: ApiPixPsp; pki: TestPki };
   beforeAll(async () => {
     local.pki = makeTestPki();
-    local.psp = await startApiPixPsp({ pki: local.pki, keys });
+    local.psp = await startApiPixPsp({ pki: local.pki, keys, allowHttpWebhook: true });
   });
   afterEach(() => {
     expect(local.psp.internalErrors).toEqual([]);

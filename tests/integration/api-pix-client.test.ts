@@ -43,7 +43,7 @@ const extraSecrets: string[] = [];
 
 beforeAll(async () => {
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki });
+  psp = await startApiPixPsp({ pki, allowHttpWebhook: true });
 });
 
 afterEach(() => {

@@ -70,7 +70,7 @@ beforeAll(async () => {
     }),
   );
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: ["pagamentos@loja.example"] });
+  psp = await startApiPixPsp({ pki, keys: ["pagamentos@loja.example"], allowHttpWebhook: true });
   const p = await startProxy();
   proxy = p.server;
   // webhookUrlFor() reads BASE_URL: the proxy is the app's public address for the PSP.

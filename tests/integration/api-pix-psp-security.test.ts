@@ -24,7 +24,7 @@ let psp: ApiPixPsp;
 
 beforeAll(async () => {
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY] });
+  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
 });
 
 afterEach(() => {

@@ -35,7 +35,7 @@ let psp: ApiPixPsp;
 
 beforeAll(async () => {
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY] });
+  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
   // The webhook registered at the PSP points nowhere reachable: these tests deliver nothing and let
   // the reconciliation find what the PSP did (as when notifications are lost).
   const { getEnv } = await import("@/lib/env");

@@ -42,7 +42,7 @@ let doc: Record<string, any>;
 
 beforeAll(async () => {
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY] });
+  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
   // The PSP's notifications go nowhere: each test hands them over itself, or lets the reconciliation find it.
   const { getEnv } = await import("@/lib/env");
   (getEnv() as { baseUrl: string }).baseUrl = "http://127.0.0.1:9";

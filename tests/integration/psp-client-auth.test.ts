@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 async function strictPsp(options: Parameters<typeof startApiPixPsp>[0] = {}): Promise<ApiPixPsp> {
-  const psp = await startApiPixPsp({ pki, keys: [KEY], ...options });
+  const psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true, ...options });
   started.push(psp);
   return psp;
 }

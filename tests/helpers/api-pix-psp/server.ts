@@ -150,6 +150,31 @@ export type PspOptions = {
   requiredQuery?: Record<string, string>;
   /** Answers cobs without `pixCopiaECola` (optional in the spec: the client builds it from `location`). */
   omitCopiaECola?: boolean;
+  /** Ways real PSPs write their answers (and webhook posts) that the spec's examples do not show. See PspQuirks. */
+  quirks?: PspQuirks;
+  /**
+   * Registers a webhook URL that is not https (`PUT /webhook/{chave}`). Off by default: real PSPs
+   * (Efí at least) refuse an http:// URL with 400 WebhookOperacaoInvalida, and so does this one.
+   * Tests whose app listens on plain http turn it on.
+   */
+  allowHttpWebhook?: boolean;
+};
+
+/**
+ * Answers as real PSPs write them, applied to what the stand-in sends (its answers are checked
+ * against the schemas before, its requests are still validated strictly):
+ */
+export type PspQuirks = {
+  /** Optional fields it has no value for are written `null` (`"pixCopiaECola": null`, a Pix's `"txid": null`, ...). */
+  nullOptionals?: boolean;
+  /** A Pix's txid is named `txId` (Santander), in answers and webhook posts. */
+  txIdField?: boolean;
+  /** The token's answer has no `expires_in` (only RECOMMENDED by RFC 6749). */
+  noExpiresIn?: boolean;
+  /** A cob's `calendario.expiracao` is a string of digits ("3600"), as in the spec's own example. */
+  expiracaoAsString?: boolean;
+  /** A cob's answer leaves `calendario.expiracao` out. */
+  noExpiracao?: boolean;
 };
 
 export type PayOptions = {
@@ -226,6 +251,13 @@ export type ApiPixPsp = {
   setAnswerRewrite: (fn: ((method: string, path: string, body: unknown) => unknown) | null) => void;
   /** From now on cobs are answered with (false) or without (true) `pixCopiaECola`. */
   setOmitCopiaECola: (on: boolean) => void;
+  /** From now on the answers carry these quirks (replacing the ones set before). */
+  setQuirks: (quirks: PspQuirks) => void;
+  /**
+   * A Pix received on the key without a charge (a transfer to the key, or a static QR): no txid.
+   * Not notified (the spec's webhook is for Pix with a txid).
+   */
+  receive: (options: { amount: number; chave?: string; at?: Date; infoPagador?: string }) => Pix;
   /** The next `n` requests (of one kind, or any) answer `status` with a problem body (and a Retry-After header, when given). */
   failNext: (n: number, status?: number, only?: "api" | "token", retryAfter?: string) => void;
   /** The next `n` requests are read and never answered. */
@@ -321,6 +353,8 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   const clientAuth = options.clientAuth ?? "basic";
   const requiredQuery = options.requiredQuery ?? {};
   let omitCopiaECola = options.omitCopiaECola ?? false;
+  let quirks: PspQuirks = { ...options.quirks };
+  const allowHttpWebhook = options.allowHttpWebhook ?? false;
   let rewrite: ((method: string, path: string, body: unknown) => unknown) | null = null;
 
   const cobs = new Map<string, PspCob>();
@@ -346,7 +380,8 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
   // ---- views -----------------------------------------------------------------------------------------
 
   const pixView = (p: PspPix): Pix => {
-    const v: Pix = { endToEndId: p.endToEndId, txid: p.txid, valor: p.valor, chave: p.chave, horario: p.horario, componentesValor: { original: { valor: p.valor } } };
+    // A Pix without a charge (receive()) has no txid: the property is left out (undefined), as the spec has it.
+    const v: Pix = { endToEndId: p.endToEndId, txid: p.txid === "" ? undefined : p.txid, valor: p.valor, chave: p.chave, horario: p.horario, componentesValor: { original: { valor: p.valor } } };
     if (p.infoPagador) v.infoPagador = p.infoPagador;
     if (p.devolucoes.length > 0) v.devolucoes = p.devolucoes.map((d) => ({ ...d, ...(d.horario ? { horario: { ...d.horario } } : {}) }));
     return pixSchema.parse(v);
@@ -366,6 +401,42 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     ...(c.request.infoAdicionais ? { infoAdicionais: c.request.infoAdicionais } : {}),
     ...(omitCopiaECola ? {} : { pixCopiaECola: c.pixCopiaECola }),
   });
+
+  /**
+   * The quirks (PspQuirks) applied to a body about to be sent; the shapes are told apart by their
+   * fields (a Pix has endToEndId, a cob calendario and txid, a devolução rtrId or id/valor/status).
+   */
+  function withQuirks(v: unknown): unknown {
+    if (Array.isArray(v)) return v.map(withQuirks);
+    if (v === null || typeof v !== "object") return v;
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = withQuirks(x);
+    const nullIfAbsent = (...fields: string[]) => {
+      if (quirks.nullOptionals) for (const f of fields) if (o[f] === undefined) o[f] = null;
+    };
+    if (typeof o.endToEndId === "string") {
+      nullIfAbsent("txid", "infoPagador", "devolucoes");
+      if (quirks.txIdField) {
+        o.txId = o.txid;
+        delete o.txid;
+      }
+    } else if (typeof o.txid === "string" && o.calendario && typeof o.calendario === "object") {
+      const cal = o.calendario as Record<string, unknown>;
+      if (quirks.noExpiracao) delete cal.expiracao;
+      else if (quirks.expiracaoAsString && typeof cal.expiracao === "number") cal.expiracao = String(cal.expiracao);
+      nullIfAbsent("devedor", "solicitacaoPagador", "infoAdicionais", "pixCopiaECola");
+    } else if (typeof o.id === "string" && typeof o.valor === "string" && typeof o.status === "string") {
+      nullIfAbsent("descricao", "motivo");
+      if (o.horario && typeof o.horario === "object" && quirks.nullOptionals) {
+        const h = o.horario as Record<string, unknown>;
+        if (h.liquidacao === undefined) h.liquidacao = null;
+      }
+    } else if (typeof o.access_token === "string") {
+      if (quirks.noExpiresIn) delete o.expires_in;
+      nullIfAbsent("expires_in");
+    }
+    return o;
+  }
 
   // ---- token endpoint ------------------------------------------------------------------------------
 
@@ -669,6 +740,10 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     if (!json.ok) return invalid("O corpo não é um JSON (application/json).", "webhook");
     const parsed = webhookSolicitadoSchema.safeParse(json.value);
     if (!parsed.success) return invalid("Campo webhook.webhookUrl não respeita o _schema_.", "webhook.webhookUrl");
+    // As Efí and others: the PSP posts over TLS (mutual, with its own certificate) only.
+    if (!allowHttpWebhook && !parsed.data.webhookUrl.startsWith("https://")) {
+      return invalid("O campo webhook.webhookUrl deve usar https.", "webhook.webhookUrl");
+    }
     webhooks.set(chave, { webhookUrl: parsed.data.webhookUrl, chave, criacao: iso() });
     return new HttpAnswer(200, undefined);
   }
@@ -762,6 +837,9 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
           internalErrors.push(e instanceof Error ? e : new Error(String(e)));
           result = problem(500, INTERNAL, "Erro Interno do Servidor", "Condição inesperada ao processar requisição.");
         }
+        if (kind !== "unknown" && !efi.owns(url.pathname) && result.body !== undefined && result.status < 300) {
+          result = new HttpAnswer(result.status, withQuirks(result.body), result.headers);
+        }
         if (rewrite && kind === "api" && result.body !== undefined && result.status < 300) {
           result = new HttpAnswer(result.status, rewrite(req.method ?? "GET", url.pathname.slice(basePath.length), structuredClone(result.body)), result.headers);
         }
@@ -838,7 +916,7 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     const url = `${reg.webhookUrl}/pix`;
     const d: WebhookDelivery = { url, chave: n.chave, body, status: null };
     try {
-      d.status = await post(url, JSON.stringify(body));
+      d.status = await post(url, JSON.stringify(withQuirks(body)));
     } catch (e) {
       d.error = e instanceof Error ? e.message : String(e);
     }
@@ -958,6 +1036,18 @@ export async function startApiPixPsp(options: PspOptions = {}): Promise<ApiPixPs
     },
     setOmitCopiaECola(on) {
       omitCopiaECola = on;
+    },
+    setQuirks(q) {
+      quirks = { ...q };
+    },
+    receive(o) {
+      const at = o.at ?? now();
+      const valor = valorOf(o.amount);
+      const e2eid = makeEnd2EndId(payerIspb, at, randomAlnum(11));
+      const p: PspPix = { endToEndId: e2eid, txid: "", valor, chave: o.chave ?? keys[0], horario: iso(at), devolucoes: [] };
+      if (o.infoPagador) p.infoPagador = o.infoPagador;
+      pixes.set(e2eid, p);
+      return pixView(p);
     },
     failNext(n, status = 503, only, retryAfter) {
       for (let i = 0; i < n; i++) faults.push({ kind: "fail", status, only, retryAfter });
