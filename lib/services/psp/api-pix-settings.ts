@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { accountPspConfigs } from "@/lib/db/schema";
 import { parsePixKey } from "@/lib/domain/pix/keys";
+import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/logger";
 import { checkUrlHost } from "@/lib/webhooks/ssrf";
 import type { ServiceContext } from "@/lib/services/context";
@@ -300,10 +301,23 @@ export async function savePspSettings(ctx: ServiceContext, input: PspSettingsInp
   return { view: settingsView(await pspConfigOf(companyId)), webhook };
 }
 
+/**
+ * Why this server's webhook URL cannot be registered at a PSP, or null. PSPs post the Pix over TLS
+ * only (Efí and others refuse an http:// URL with 400), so an http BASE_URL is not sent to them; it is
+ * let through when WEBHOOK_ALLOW_PRIVATE_URLS allows private addresses (development and tests, where a
+ * local PSP posts to a local app; the default outside production).
+ */
+export function webhookUrlProblem(url: string): string | null {
+  if (url.startsWith("https://") || getEnv().webhookAllowPrivateUrls) return null;
+  return `O endereço deste servidor (BASE_URL = ${new URL(url).origin}) não usa https: os PSPs só enviam os Pix recebidos a uma URL https:// e recusam esta. Configure BASE_URL com o endereço público https:// do Arara e salve de novo (the PSP's webhook needs an https:// BASE_URL).`;
+}
+
 /** `PUT /webhook/{chave}` with this account's URL; the outcome, readable. */
 export async function registerWebhook(row: PspConfigRow, now: Date): Promise<SaveResult["webhook"]> {
   if (incompleteReason(row)) return { registered: false, message: incompleteReason(row)! };
   const url = webhookUrlFor(row.webhookToken);
+  const problem = webhookUrlProblem(url);
+  if (problem) return { registered: false, message: problem };
   try {
     await clientFor(row).putWebhook(row.pixKey!, url);
   } catch (e) {
