@@ -91,9 +91,13 @@ export function notificationItems(body: unknown): Item[] {
   const list = Array.isArray(body) ? body : body && typeof body === "object" && Array.isArray((body as { pix?: unknown }).pix) ? (body as { pix: unknown[] }).pix : [];
   const out = new Map<string, Item>();
   for (const raw of list.slice(0, MAX_ITEMS)) {
-    const item = z.looseObject({ endToEndId: z.string().regex(E2EID_REGEX), txid: z.string().optional().catch(undefined) }).safeParse(raw);
+    const item = z
+      .looseObject({ endToEndId: z.string().regex(E2EID_REGEX), txid: z.string().optional().catch(undefined), txId: z.string().optional().catch(undefined) })
+      .safeParse(raw);
     if (!item.success || out.has(item.data.endToEndId)) continue;
-    const txid = item.data.txid && TXID_REGEX.test(item.data.txid) ? item.data.txid : undefined;
+    // Santander writes `txId`; `txid` (the spec's) wins when both are there.
+    const named = item.data.txid ?? item.data.txId;
+    const txid = named && TXID_REGEX.test(named) ? named : undefined;
     out.set(item.data.endToEndId, { e2eid: item.data.endToEndId, ...(txid ? { txid } : {}) });
   }
   return [...out.values()];
