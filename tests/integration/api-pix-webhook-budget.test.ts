@@ -41,7 +41,7 @@ let psp: ApiPixPsp;
 
 beforeAll(async () => {
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY] });
+  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
   // The PSP's notifications go nowhere: the tests hand them (and the forged ones) to the handler.
   const { getEnv } = await import("@/lib/env");
   (getEnv() as { baseUrl: string }).baseUrl = "http://127.0.0.1:9";
