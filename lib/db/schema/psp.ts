@@ -137,8 +137,22 @@ export const pspPixReceived = pgTable(
     paidAt: timestamp({ withTimezone: true, mode: "date" }).notNull(),
     decision: text().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /**
+     * Due for a re-read (`GET /pix/{e2eid}`) by the reconciliation: set (to the epoch) by a PSP
+     * notification that names this Pix, when it paid one of our charges, and that was not read at once
+     * (past the first items, or past the charge's budget): a MED return, or a devolução made in the
+     * PSP's app, notified weeks after the payment is then still booked. Null when nothing is due.
+     * While the reconciliation reads it, it holds the end of its lease; after a failed read, when to
+     * try again (api-pix-reconcile.ts).
+     */
+    nextCheckAt: timestamp({ withTimezone: true, mode: "date" }),
+    /** Since when it has been due without a good read: the failed reads' backoff counts from it. */
+    dueSince: timestamp({ withTimezone: true, mode: "date" }),
   },
-  (t) => [index("psp_pix_received_tx_idx").on(t.transactionId)],
+  (t) => [
+    index("psp_pix_received_tx_idx").on(t.transactionId),
+    index("psp_pix_received_due_idx").on(t.companyId, t.nextCheckAt).where(sql`${t.nextCheckAt} is not null`),
+  ],
 );
 
 /**
