@@ -342,6 +342,22 @@ export async function openRefundsOf(companyId: number, e2eid: string): Promise<P
     .where(and(eq(pspRefunds.companyId, companyId), eq(pspRefunds.e2eid, e2eid), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES])));
 }
 
+/**
+ * What a Pix the PSP answered (`GET /pix/{e2eid}`) says of the returns on it: first Arara's own open
+ * devoluções listed there (each read strictly, devolucaoSchema, before it decides anything; one that
+ * does not read is left to the refund's own re-read), then the returns made at the PSP without Arara
+ * (applyMedReturns: after ours, which a devolução that is not a MED waits for). What the webhook's
+ * re-read and the reconciliation's re-read of a received Pix (api-pix-reconcile.ts) both do.
+ */
+export async function applyReturnsListed(companyId: number, pix: Pick<Pix, "endToEndId" | "devolucoes">, now: Date): Promise<void> {
+  for (const refund of await openRefundsOf(companyId, pix.endToEndId)) {
+    const listed = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
+    const dev = listed ? devolucaoSchema.safeParse(listed) : null;
+    if (dev?.success) await applyDevolucao(refund, dev.data, now);
+  }
+  await applyMedReturns(companyId, pix, now);
+}
+
 // ---- Returns the PSP makes by itself (MED) -------------------------------------------------------
 
 /**
@@ -357,7 +373,7 @@ export function isMedReturn(d: { natureza?: string | null }): boolean {
 }
 
 /** The Pix decisions that paid one of our charges (its money counted in availableAtPsp). */
-const PAYING_DECISIONS = ["paid", "paid_after_expiry"];
+export const PAYING_DECISIONS = ["paid", "paid_after_expiry"] as const;
 
 type MedSubject = Pick<PspRefundRow, "companyId" | "transactionId" | "e2eid">;
 
@@ -385,7 +401,7 @@ export async function applyMedReturns(companyId: number, pix: Pick<Pix, "endToEn
     .select({ transactionId: pspPixReceived.transactionId, decision: pspPixReceived.decision })
     .from(pspPixReceived)
     .where(and(eq(pspPixReceived.e2eid, pix.endToEndId), eq(pspPixReceived.companyId, companyId)));
-  if (!received || !PAYING_DECISIONS.includes(received.decision)) return;
+  if (!received || !(PAYING_DECISIONS as readonly string[]).includes(received.decision)) return;
   const ours = await getDb()
     .select({ devolucaoId: pspRefunds.devolucaoId, rtrId: pspRefunds.rtrId, status: pspRefunds.status })
     .from(pspRefunds)

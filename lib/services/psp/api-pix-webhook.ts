@@ -11,9 +11,11 @@
  *
  * The answer must come quickly (PSPs time out and retry): only the first SYNC_ITEMS items may be
  * re-read at once, within SYNC_BUDGET_MS; for the rest, the charge an item names (its `txid`, if one
- * of ours still pending) and the open refunds of its e2eid are marked due ahead of everything else
- * (NOTIFIED_DUE), and the reconciliation (api-pix-reconcile.ts) does the PSP calls on its next tick.
- * Marking due decides nothing.
+ * of ours still pending), the open refunds of its e2eid and its Pix, if that Pix paid one of our
+ * charges (psp_pix_received: a MED return, or a devolução made in the PSP's app, notified weeks after
+ * the payment, when no charge of it is polled any more), are marked due ahead of everything else
+ * (NOTIFIED_DUE, in the database), and the reconciliation (api-pix-reconcile.ts) does the PSP calls on
+ * its next tick. Marking due decides nothing.
  *
  * What a notification may cost at the PSP. The webhook's token is in a URL (it leaks through PSP
  * panels and proxies' logs), and each re-read is made with the merchant's credentials against the
@@ -26,9 +28,9 @@
  *   within the charge's budget: NOTIFIED_READS_PER_WINDOW reads per NOTIFIED_READS_WINDOW_MS,
  *   whichever instance receives the notifications, each read taking one unit by a guarded UPDATE of
  *   `psp_charges.notified_reads` (windowBudget). Past it the item is not read (`throttled`): the
- *   charge (if pending) and the open refunds of the e2eid are marked due as an item past the first
- *   ones is, so a real notification that arrives just after a replay is read by the reconciliation's
- *   next tick. Replaying one real e2eid 1,000 times costs a few PSP calls per window, not 2,000; and
+ *   charge (if pending), the open refunds of the e2eid and its Pix (if it paid one of our charges)
+ *   are marked due as an item past the first ones is, so a real notification that arrives just after
+ *   a replay (a payment, or a return on a paid Pix) is read by the reconciliation's next tick. Replaying one real e2eid 1,000 times costs a few PSP calls per window, not 2,000; and
  *   made-up e2eids beside a real txid spend that charge's budget, not the PSP's quotas. More than one
  *   read per window: a charge is legitimately notified several times within seconds (paid twice; a
  *   devolução settled just after the payment), and one read would leave the second to the scan.
@@ -55,8 +57,8 @@ import { getLogger } from "@/lib/logger";
 import { clientFor, incompleteReason, pspConfigByWebhookToken } from "@/lib/processors/api-pix/config";
 import type { ApiPixClient } from "@/lib/processors/api-pix/client";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
-import { OPEN_REFUND_STATUSES, openRefundsOf, applyDevolucao, applyMedReturns } from "./api-pix-refunds";
-import { devolucaoSchema, E2EID_REGEX, TXID_REGEX } from "@/lib/processors/api-pix/schemas";
+import { applyReturnsListed, OPEN_REFUND_STATUSES, PAYING_DECISIONS } from "./api-pix-refunds";
+import { E2EID_REGEX, TXID_REGEX } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, syncCharge } from "./api-pix-sync";
 
 /** Items read of one notification at most (the spec's batches are of 100). */
@@ -158,7 +160,7 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
     }
   }
   n.deferred = due.items.length - n.throttled;
-  if (due.items.length > 0) await markDue(companyId, due.items, [...due.chargeIds]);
+  if (due.items.length > 0) await markDue(companyId, due.items, [...due.chargeIds], now);
   if (n.throttled > 0 || n.unknownSkipped > 0) {
     log.warn({ ids: items.length, throttled: n.throttled, unknownSkipped: n.unknownSkipped }, "api-pix webhook: items not re-read now (a charge notified again within seconds, or past the budget of ids naming nothing of ours)");
   }
@@ -168,7 +170,9 @@ export async function handleApiPixWebhook(token: string, body: unknown, now: Dat
 
 /**
  * `GET /pix/{e2eid}` and what it says of ours: the charge it paid (`GET /cob/{txid}`), our own
- * devoluções of it, and the returns made at the PSP without Arara (MED, or in the PSP's app) on it. True when a charge was re-read.
+ * devoluções of it, and the returns made at the PSP without Arara (MED, or in the PSP's app) on it
+ * (applyReturnsListed, which the reconciliation's re-read of a received Pix does too). True when a
+ * charge was re-read.
  */
 async function readPix(client: ApiPixClient, companyId: number, e2eid: string, now: Date): Promise<boolean> {
   const pix = await client.getPix(e2eid);
@@ -180,16 +184,7 @@ async function readPix(client: ApiPixClient, companyId: number, e2eid: string, n
       checked = true;
     }
   }
-  for (const refund of await openRefundsOf(companyId, e2eid)) {
-    // Our own devolução in the list is read strictly before it decides anything (its status
-    // among the known ones); one that does not read is left to the refund's own re-read.
-    const listed = (pix.devolucoes ?? []).find((d) => d.id === refund.devolucaoId);
-    const dev = listed ? devolucaoSchema.safeParse(listed) : null;
-    if (dev?.success) await applyDevolucao(refund, dev.data, now);
-  }
-  // Then the returns made at the PSP without Arara (MED, or in the PSP's app) on a Pix that paid one
-  // of our charges, booked once: after ours, which a devolução that is not a MED waits for.
-  await applyMedReturns(companyId, pix, now);
+  await applyReturnsListed(companyId, pix, now);
   return checked;
 }
 
@@ -262,10 +257,14 @@ async function claimUnknownRead(configId: number, now: Date): Promise<boolean> {
 }
 
 /**
- * The charges and open refunds the items name (and the charges by id), due for the reconciliation
- * first (nothing is decided here). Only pending charges and open refunds: what the reconciliation reads.
+ * What the items name, due for the reconciliation first (nothing is decided here), all scoped by the
+ * account: the pending charges they name (by txid, and the charges by id), the open refunds of their
+ * e2eids, and the Pix of theirs that paid one of our charges (psp_pix_received, PAYING_DECISIONS): a
+ * charge paid is no longer polled, and a return the PSP made on its Pix (a MED, weeks after the
+ * payment, or a devolução made in the PSP's app) is found only by reading that Pix again. Marked with
+ * the epoch, as a charge is; `dueSince` keeps when it was first marked (the backoff of failed reads).
  */
-async function markDue(companyId: number, items: Item[], chargeIds: number[]): Promise<void> {
+async function markDue(companyId: number, items: Item[], chargeIds: number[], now: Date): Promise<void> {
   const db = getDb();
   const txids = items.flatMap((i) => (i.txid ? [i.txid] : []));
   for (let i = 0; i < txids.length; i += 500) {
@@ -282,9 +281,14 @@ async function markDue(companyId: number, items: Item[], chargeIds: number[]): P
   }
   const e2eids = items.map((i) => i.e2eid);
   for (let i = 0; i < e2eids.length; i += 500) {
+    const chunk = e2eids.slice(i, i + 500);
     await db
       .update(pspRefunds)
       .set({ nextCheckAt: NOTIFIED_DUE })
-      .where(and(eq(pspRefunds.companyId, companyId), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES]), inArray(pspRefunds.e2eid, e2eids.slice(i, i + 500))));
+      .where(and(eq(pspRefunds.companyId, companyId), inArray(pspRefunds.status, [...OPEN_REFUND_STATUSES]), inArray(pspRefunds.e2eid, chunk)));
+    await db
+      .update(pspPixReceived)
+      .set({ nextCheckAt: NOTIFIED_DUE, dueSince: sql`coalesce(${pspPixReceived.dueSince}, ${sql.param(now, pspPixReceived.dueSince)})` })
+      .where(and(eq(pspPixReceived.companyId, companyId), inArray(pspPixReceived.decision, [...PAYING_DECISIONS]), inArray(pspPixReceived.e2eid, chunk)));
   }
 }
