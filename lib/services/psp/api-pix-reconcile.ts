@@ -10,7 +10,16 @@
  *    charge past its expiry by UNREACHABLE_AFTER_EXPIRY_MS whose reads still fail stops being polled,
  *    with a timeline note `psp_charge_unreachable` and an error log naming the transaction;
  * 2. open refunds: `GET /pix/{e2eid}/devolucao/{id}` (or the request again, if it was never answered);
- * 3. per PSP configuration, at most once a minute: `GET /pix?inicio=&fim=` over the time since the
+ * 3. received Pix a PSP notification marked due (api-pix-webhook.ts, markDue: an item past the first
+ *    ones, or past its charge's budget, naming a Pix that paid one of our charges): per account, at most
+ *    RECEIVED_PER_ACCOUNT a tick, oldest mark first, `GET /pix/{e2eid}` and what it lists of returns
+ *    (applyReturnsListed: our open devoluções settled, then a MED return or a devolução made in the
+ *    PSP's app booked once). The mark is the claim: `next_check_at` holds the lease while the Pix is
+ *    read, is cleared by a good read (unless a newer notification marked it again meanwhile), and a
+ *    failed read sets it later (retryDelayMs from when it was marked, the PSP's Retry-After honoured; a
+ *    429 holds back the rest of the account's batch too); one that still cannot be read
+ *    RECEIVED_UNREADABLE_AFTER_MS after it was marked is dropped with an error log (needs attention);
+ * 4. per PSP configuration, at most once a minute: `GET /pix?inicio=&fim=` over the time since the
  *    last read (with an overlap), and a re-read of every charge of ours a listed Pix names that was
  *    not decided yet (a late payment of an expired charge included); a return the PSP made by itself
  *    (MED), or made in the PSP's app, listed on a Pix that paid one of our charges is booked (applyMedReturns, once).
@@ -22,12 +31,17 @@ import { getLogger } from "@/lib/logger";
 import { API_PIX_PROCESSOR, clientFor, incompleteReason, pspConfigOf, type PspConfigRow } from "@/lib/processors/api-pix/config";
 import { ApiPixError } from "@/lib/processors/api-pix/errors";
 import { abandonedAmong, removeAbandonedCob } from "./api-pix-abandon";
-import { applyMedReturns, OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
+import { applyMedReturns, applyReturnsListed, OPEN_REFUND_STATUSES, syncRefund } from "./api-pix-refunds";
 import type { Pix } from "@/lib/processors/api-pix/schemas";
 import { chargeByTxid, moveIfPending, syncCharge, type PspChargeRow } from "./api-pix-sync";
 
-export type ReconcileOptions = { limit?: number; now?: Date; leaseMs?: number; scanIntervalMs?: number };
-export type ReconcileResult = { charges: number; refunds: number; scans: number; errors: number };
+export type ReconcileOptions = { limit?: number; now?: Date; leaseMs?: number; scanIntervalMs?: number; receivedPerAccount?: number };
+export type ReconcileResult = { charges: number; refunds: number; received: number; scans: number; errors: number };
+
+/** Received Pix marked due by a notification that are re-read per account per tick, at most. */
+export const RECEIVED_PER_ACCOUNT = 10;
+/** A received Pix marked due whose re-reads keep failing this long is no longer re-read (needs attention). */
+export const RECEIVED_UNREADABLE_AFTER_MS = 7 * 86_400_000;
 
 /** How far back the first `GET /pix` of a configuration reads, and how much consecutive windows overlap. */
 export const FIRST_SCAN_LOOKBACK_MS = 24 * 3_600_000;
@@ -94,17 +108,21 @@ const MIN_RETRY_MS = 2 * 60_000;
 const MAX_RETRY_MS = 60 * 60_000;
 
 /**
- * When to read a charge again after a failed read: the time since its last good read (or its
- * creation), between 2 and 60 minutes, so consecutive failures wait 2, 2, 4, 8, ... 60 minutes
- * without a counter; a Retry-After the PSP sent (when the error carries one, `retryAfterMs`) is
- * honoured up to the cap.
+ * When to read something again after a failed read: the time since `since` (its last good read, or
+ * since when it has been waiting for one), between 2 and 60 minutes, so consecutive failures wait 2,
+ * 2, 4, 8, ... 60 minutes without a counter; a Retry-After the PSP sent (when the error carries one,
+ * `retryAfterMs`) is honoured up to the cap.
  */
-export function chargeRetryDelayMs(charge: Pick<PspChargeRow, "checkedAt" | "createdAt">, now: Date, error?: unknown): number {
-  const since = now.getTime() - (charge.checkedAt ?? charge.createdAt).getTime();
-  let delay = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, since));
+export function retryDelayMs(since: Date, now: Date, error?: unknown): number {
+  let delay = Math.min(MAX_RETRY_MS, Math.max(MIN_RETRY_MS, now.getTime() - since.getTime()));
   const retryAfter = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
   if (typeof retryAfter === "number" && Number.isFinite(retryAfter) && retryAfter > delay) delay = Math.min(MAX_RETRY_MS, retryAfter);
   return delay;
+}
+
+/** A charge's retryDelayMs, counted from its last good read (or its creation). */
+export function chargeRetryDelayMs(charge: Pick<PspChargeRow, "checkedAt" | "createdAt">, now: Date, error?: unknown): number {
+  return retryDelayMs(charge.checkedAt ?? charge.createdAt, now, error);
 }
 
 /** A failed read of a charge: expire it (removed at the PSP), give up on it (needs attention), or try later. */
@@ -146,7 +164,7 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
   const now = opts.now ?? new Date();
   const leaseUntil = new Date(now.getTime() + (opts.leaseMs ?? 120_000));
   const db = getDb();
-  const result: ReconcileResult = { charges: 0, refunds: 0, scans: 0, errors: 0 };
+  const result: ReconcileResult = { charges: 0, refunds: 0, received: 0, scans: 0, errors: 0 };
   const cache = new Map<number, PspConfigRow | null>();
 
   // 1. Pending charges due.
@@ -205,7 +223,10 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
     }
   }
 
-  // 3. The `GET /pix` scan of each API Pix configuration due (leaseUntil doubles as "not before").
+  // 3. Received Pix a notification marked due.
+  await rereadReceived(opts.receivedPerAccount ?? RECEIVED_PER_ACCOUNT, Math.max(1, Math.floor(limit / 5)), now, leaseUntil, cache, result);
+
+  // 4. The `GET /pix` scan of each API Pix configuration due (leaseUntil doubles as "not before").
   const scanInterval = opts.scanIntervalMs ?? 60_000;
   const dueConfigs = db
     .select({ id: accountPspConfigs.id })
@@ -266,4 +287,79 @@ export async function reconcileApiPix(opts: ReconcileOptions = {}): Promise<Reco
     }
   }
   return result;
+}
+
+type DueReceived = { e2eid: string; companyId: number; transactionId: number; dueSince: Date | null };
+
+/**
+ * Step 3: the received Pix due (a notification's mark), of at most `accounts` accounts (those due the
+ * longest first), at most `perAccount` each, oldest mark first. Each is claimed by moving its mark to
+ * the lease's end (FOR UPDATE SKIP LOCKED: two instances never take the same one, and one that stops
+ * mid-read leaves it due again when the lease ends), then read.
+ */
+async function rereadReceived(perAccount: number, accounts: number, now: Date, leaseUntil: Date, cache: Map<number, PspConfigRow | null>, result: ReconcileResult): Promise<void> {
+  const db = getDb();
+  const p = pspPixReceived;
+  const dueAccounts = await db
+    .select({ companyId: p.companyId })
+    .from(p)
+    .where(lte(p.nextCheckAt, now))
+    .groupBy(p.companyId)
+    .orderBy(asc(sql`min(${p.nextCheckAt})`))
+    .limit(accounts);
+  for (const { companyId } of dueAccounts) {
+    const due = db
+      .select({ e2eid: p.e2eid })
+      .from(p)
+      .where(and(eq(p.companyId, companyId), lte(p.nextCheckAt, now)))
+      .orderBy(asc(p.nextCheckAt))
+      .limit(perAccount)
+      .for("update", { skipLocked: true });
+    const claimed: DueReceived[] = await db
+      .update(p)
+      .set({ nextCheckAt: leaseUntil })
+      .where(inArray(p.e2eid, due))
+      .returning({ e2eid: p.e2eid, companyId: p.companyId, transactionId: p.transactionId, dueSince: p.dueSince });
+    if (claimed.length === 0) continue;
+    const config = await configs(cache, companyId);
+    // A PSP that asked to wait (429, or a Retry-After) is not asked about the rest of the batch now.
+    let heldBack: unknown = null;
+    for (const row of claimed) {
+      if (heldBack) {
+        await afterReceivedError(row, heldBack, now, leaseUntil, false);
+        continue;
+      }
+      try {
+        if (!config) throw new Error("no usable PSP configuration");
+        const pix = await clientFor(config).getPix(row.e2eid);
+        await applyReturnsListed(companyId, pix, now);
+        // Cleared only if still this claim's: a notification that marked it again meanwhile keeps it due.
+        await db
+          .update(p)
+          .set({ nextCheckAt: null, dueSince: null })
+          .where(and(eq(p.e2eid, row.e2eid), eq(p.nextCheckAt, leaseUntil)));
+        result.received++;
+      } catch (e) {
+        result.errors++;
+        if (e instanceof ApiPixError && (e.httpStatus === 429 || e.retryAfterMs !== undefined)) heldBack = e;
+        await afterReceivedError(row, e, now, leaseUntil, true);
+      }
+    }
+  }
+}
+
+/** A received Pix not read: due again later (the backoff), or, unreadable for too long, no longer. */
+async function afterReceivedError(row: DueReceived, e: unknown, now: Date, leaseUntil: Date, read: boolean): Promise<void> {
+  const since = row.dueSince ?? now;
+  const fields = { account: row.companyId, transaction: row.transactionId, ...errorFields(e) };
+  const giveUp = now.getTime() - since.getTime() > RECEIVED_UNREADABLE_AFTER_MS;
+  if (giveUp) {
+    log().error(fields, "api-pix: a Pix a notification named could not be re-read at the PSP for 7 days: no longer re-read, needs attention (check its returns at the PSP: a MED, or one made in the PSP's app, is not booked)");
+  } else if (read) {
+    log().warn(fields, "api-pix received Pix re-read failed: tried again later");
+  }
+  await getDb()
+    .update(pspPixReceived)
+    .set(giveUp ? { nextCheckAt: null, dueSince: null } : { nextCheckAt: new Date(now.getTime() + retryDelayMs(since, now, e)), dueSince: since })
+    .where(and(eq(pspPixReceived.e2eid, row.e2eid), eq(pspPixReceived.nextCheckAt, leaseUntil)));
 }
