@@ -79,10 +79,11 @@ export const UNKNOWN_READS_PER_MINUTE = 5;
 const UNKNOWN_READS_WINDOW_MS = 60_000;
 
 /**
- * What a notified charge or refund is marked due for: the reconciliation takes the due rows oldest
- * `next_check_at` first, so a notified one marked "due now" would wait behind every charge merely
- * due by its schedule (a busy account has a batch's worth of them at any time); the epoch puts it
- * first. Only the schedule: a failed read's backoff counts from the last good read, not from this.
+ * What a notified charge, refund or received Pix is marked due for: the reconciliation takes the due
+ * rows oldest `next_check_at` first, so a notified one marked "due now" would wait behind every charge
+ * merely due by its schedule (a busy account has a batch's worth of them at any time); the epoch puts
+ * it first. Only the schedule: a failed read's backoff counts from the last good read (a received
+ * Pix's, from `due_since`, when it was first marked), not from this.
  */
 export const NOTIFIED_DUE = new Date(0);
 
