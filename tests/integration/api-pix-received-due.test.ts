@@ -33,7 +33,7 @@ let psp: ApiPixPsp;
 
 beforeAll(async () => {
   pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY] });
+  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
   // The PSP's notifications are handed to the handler by the tests themselves.
   const { getEnv } = await import("@/lib/env");
   (getEnv() as { baseUrl: string }).baseUrl = "http://127.0.0.1:9";
