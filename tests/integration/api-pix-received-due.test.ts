@@ -15,15 +15,15 @@
  * ledger:check passes after every test.
  */
 import { asc, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
 import { pspConfiguredAccount } from "../helpers/psp-accounts";
 import { pixBody } from "../helpers/flows";
-import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import type { ApiPixPsp, TestPki } from "@/tests/helpers/api-pix-psp";
+import { localPspSuite, txidOf, txRow } from "../helpers/api-pix-suite";
 import { getDb } from "@/lib/db/client";
-import { pspCharges, pspPixReceived, pspRefunds, transactions, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
-import { checkLedger } from "@/lib/ledger/check";
-import { closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
+import { pspPixReceived, pspRefunds, transactionStatusChanges, webhookEvents } from "@/lib/db/schema";
+import { pspConfigOf } from "@/lib/processors/api-pix/config";
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import { handleApiPixWebhook, NOTIFIED_DUE, NOTIFIED_READS_PER_WINDOW, SYNC_ITEMS } from "@/lib/services/psp/api-pix-webhook";
 
@@ -31,22 +31,9 @@ const KEY = "devida@loja.example";
 let pki: TestPki;
 let psp: ApiPixPsp;
 
-beforeAll(async () => {
-  pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
-  // The PSP's notifications are handed to the handler by the tests themselves.
-  const { getEnv } = await import("@/lib/env");
-  (getEnv() as { baseUrl: string }).baseUrl = "http://127.0.0.1:9";
-});
-
-afterEach(async () => {
-  expect(psp.internalErrors).toEqual([]);
-  expect((await checkLedger(getDb())).violations).toEqual([]);
-});
-
-afterAll(async () => {
-  closeApiPixClients();
-  await psp?.close();
+localPspSuite(KEY, (p, k) => {
+  psp = p;
+  pki = k;
 });
 
 const MINUTE = 60_000;
@@ -60,8 +47,6 @@ const later = (step = 5 * MINUTE) => new Date(BASE + (offset += step));
  */
 const weeksLater = () => later(30 * 86_400_000);
 
-const txidOf = async (id: number) => (await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, id)))[0].txid;
-const txRow = async (id: number) => (await getDb().select().from(transactions).where(eq(transactions.id, id)))[0];
 const receivedRow = async (e2eid: string) => (await getDb().select().from(pspPixReceived).where(eq(pspPixReceived.e2eid, e2eid)))[0];
 const refundsOf = (id: number) => getDb().select().from(pspRefunds).where(eq(pspRefunds.transactionId, id)).orderBy(asc(pspRefunds.id));
 const medCauses = async (id: number) =>

@@ -17,15 +17,15 @@
  * ledger:check passes after every test.
  */
 import { asc, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../helpers/app";
 import { pspConfiguredAccount } from "../helpers/psp-accounts";
 import { pixBody } from "../helpers/flows";
-import { makeTestPki, startApiPixPsp, type ApiPixPsp, type TestPki } from "@/tests/helpers/api-pix-psp";
+import type { ApiPixPsp, TestPki } from "@/tests/helpers/api-pix-psp";
+import { localPspSuite, txidOf, txRow } from "../helpers/api-pix-suite";
 import { getDb } from "@/lib/db/client";
-import { pspCharges, pspRefunds, transactions, transactionStatusChanges } from "@/lib/db/schema";
-import { checkLedger } from "@/lib/ledger/check";
-import { closeApiPixClients, pspConfigOf } from "@/lib/processors/api-pix/config";
+import { pspCharges, pspRefunds, transactionStatusChanges } from "@/lib/db/schema";
+import { pspConfigOf } from "@/lib/processors/api-pix/config";
 import { reconcileApiPix } from "@/lib/services/psp/api-pix-reconcile";
 import {
   handleApiPixWebhook,
@@ -39,29 +39,14 @@ const KEY = "orcamento@loja.example";
 let pki: TestPki;
 let psp: ApiPixPsp;
 
-beforeAll(async () => {
-  pki = makeTestPki();
-  psp = await startApiPixPsp({ pki, keys: [KEY], allowHttpWebhook: true });
-  // The PSP's notifications go nowhere: the tests hand them (and the forged ones) to the handler.
-  const { getEnv } = await import("@/lib/env");
-  (getEnv() as { baseUrl: string }).baseUrl = "http://127.0.0.1:9";
-});
-
-afterEach(async () => {
-  expect(psp.internalErrors).toEqual([]);
-  expect((await checkLedger(getDb())).violations).toEqual([]);
-});
-
-afterAll(async () => {
-  closeApiPixClients();
-  await psp?.close();
+localPspSuite(KEY, (p, k) => {
+  psp = p;
+  pki = k;
 });
 
 let minutes = 0;
 /** A clock that only moves forward across the file (each reconciliation is due). */
 const later = (step = 5) => new Date(Date.now() + (minutes += step) * 60_000);
-const txidOf = async (id: number) => (await getDb().select().from(pspCharges).where(eq(pspCharges.transactionId, id)))[0].txid;
-const txRow = async (id: number) => (await getDb().select().from(transactions).where(eq(transactions.id, id)))[0];
 const causesOf = async (id: number) =>
   (await getDb().select().from(transactionStatusChanges).where(eq(transactionStatusChanges.transactionId, id)).orderBy(asc(transactionStatusChanges.id))).map((c) => c.cause);
 
